@@ -1,0 +1,82 @@
+package io.github.s3mergetree.engine.serde;
+
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.types.ArrayType;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.MapType;
+import io.github.s3mergetree.engine.types.NullableType;
+import io.github.s3mergetree.engine.types.TupleType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The column-stream ("bulk") serialization of one column of a Wide part, bound to the column's
+ * stream names: which {@code .bin} streams the column has and what each granule writes into them
+ * (ClickHouse's {@code ISerialization::serializeBinaryBulkWithMultipleStreams}). Built once per
+ * column and part; {@link #serialize} is called per granule.
+ *
+ * <p>Strings use the classic single-stream layout (VarUInt length + bytes), which every ClickHouse
+ * version reads; LowCardinality writes per-granule keys (the Native-format layout), see {@link
+ * LowCardinalitySerialization}.
+ */
+public abstract class BulkSerialization {
+    /** The serialization of a column named {@code columnName} of {@code type}. */
+    public static BulkSerialization forColumn(String columnName, DataType type) {
+        return create(type, StreamNames.escape(columnName), 0);
+    }
+
+    static BulkSerialization create(DataType type, String base, int arrayDepth) {
+        if (type instanceof LowCardinalityType lc) {
+            return new LowCardinalitySerialization(lc, base);
+        }
+        if (type instanceof NullableType n) {
+            return new NullableSerialization(base, create(n.nested(), base, arrayDepth));
+        }
+        if (type instanceof MapType m) {
+            return create(m.storageType(), base, arrayDepth);
+        }
+        if (type instanceof ArrayType a) {
+            return new ArraySerialization(
+                    base + ".size" + arrayDepth, create(a.element(), base, arrayDepth + 1));
+        }
+        if (type instanceof TupleType t) {
+            List<BulkSerialization> elements = new ArrayList<>();
+            for (int i = 0; i < t.elements().size(); i++) {
+                String elementBase = base + "%2E" + StreamNames.escape(t.elementStreamName(i));
+                elements.add(create(t.elements().get(i), elementBase, arrayDepth));
+            }
+            return new TupleSerialization(elements);
+        }
+        if (type.physicalType() == io.github.s3mergetree.engine.types.PhysicalType.STRING) {
+            return new StringSerialization(base);
+        }
+        return new FixedWidthSerialization(type, base);
+    }
+
+    /** Appends this column's stream names in ClickHouse's enumeration order. */
+    public abstract void enumerateStreams(List<String> out);
+
+    /** The stream names, in order. */
+    public final List<String> streams() {
+        List<String> out = new ArrayList<>();
+        enumerateStreams(out);
+        return out;
+    }
+
+    /** Writes what a part's streams carry before the first granule (LowCardinality's key version). */
+    public void writePrefix(StreamSinks sinks) {}
+
+    /** Writes rows {@code [from, to)} of {@code column} into the streams. */
+    public abstract void serialize(Column column, int from, int to, StreamSinks sinks);
+
+    /**
+     * Reads {@code rows} rows from the streams and appends them to {@code column}. {@code state}
+     * carries reader state across calls (LowCardinality dictionaries).
+     */
+    public abstract void deserialize(
+            Column column, int rows, StreamSources sources, DeserializationState state);
+
+    /** Reads what {@link #writePrefix} wrote. */
+    public void readPrefix(StreamSources sources, DeserializationState state) {}
+}

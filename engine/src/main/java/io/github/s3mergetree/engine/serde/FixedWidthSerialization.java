@@ -1,0 +1,189 @@
+package io.github.s3mergetree.engine.serde;
+
+import io.github.s3mergetree.engine.column.ByteColumn;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.DoubleColumn;
+import io.github.s3mergetree.engine.column.FixedBytesColumn;
+import io.github.s3mergetree.engine.column.FloatColumn;
+import io.github.s3mergetree.engine.column.IntColumn;
+import io.github.s3mergetree.engine.column.LongColumn;
+import io.github.s3mergetree.engine.column.ShortColumn;
+import io.github.s3mergetree.engine.io.ByteSink;
+import io.github.s3mergetree.engine.io.ByteSource;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.PhysicalType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/** Numbers, dates, UUIDs, FixedString: {@code width} little-endian bytes per value in one stream. */
+final class FixedWidthSerialization extends BulkSerialization {
+    private static final VarHandle SHORT =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT =
+            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle FLOAT =
+            MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle DOUBLE =
+            MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int CHUNK_BYTES = 64 * 1024;
+
+    private final PhysicalType physical;
+    private final int width;
+    private final String stream;
+    private byte[] scratch;
+
+    FixedWidthSerialization(DataType type, String stream) {
+        this.physical = type.physicalType();
+        this.width = type.fixedWidth();
+        this.stream = stream;
+        if (width <= 0) {
+            throw new IllegalArgumentException("not a fixed-width type: " + type.name());
+        }
+    }
+
+    @Override
+    public void enumerateStreams(List<String> out) {
+        out.add(stream);
+    }
+
+    @Override
+    public void serialize(Column column, int from, int to, StreamSinks sinks) {
+        ByteSink out = sinks.sink(stream);
+        if (physical == PhysicalType.BYTE) {
+            out.write(((ByteColumn) column).data(), from, to - from);
+            return;
+        }
+        if (physical == PhysicalType.FIXED_BYTES) {
+            out.write(((FixedBytesColumn) column).data(), from * width, (to - from) * width);
+            return;
+        }
+        if (scratch == null) {
+            scratch = new byte[CHUNK_BYTES];
+        }
+        int perChunk = CHUNK_BYTES / width;
+        for (int start = from; start < to; start += perChunk) {
+            int end = Math.min(to, start + perChunk);
+            encode(column, start, end, scratch);
+            out.write(scratch, 0, (end - start) * width);
+        }
+    }
+
+    private void encode(Column column, int from, int to, byte[] dst) {
+        int p = 0;
+        switch (physical) {
+            case SHORT -> {
+                short[] d = ((ShortColumn) column).data();
+                for (int i = from; i < to; i++, p += 2) {
+                    SHORT.set(dst, p, d[i]);
+                }
+            }
+            case INT -> {
+                int[] d = ((IntColumn) column).data();
+                for (int i = from; i < to; i++, p += 4) {
+                    INT.set(dst, p, d[i]);
+                }
+            }
+            case LONG -> {
+                long[] d = ((LongColumn) column).data();
+                for (int i = from; i < to; i++, p += 8) {
+                    LONG.set(dst, p, d[i]);
+                }
+            }
+            case FLOAT -> {
+                float[] d = ((FloatColumn) column).data();
+                for (int i = from; i < to; i++, p += 4) {
+                    FLOAT.set(dst, p, d[i]);
+                }
+            }
+            case DOUBLE -> {
+                double[] d = ((DoubleColumn) column).data();
+                for (int i = from; i < to; i++, p += 8) {
+                    DOUBLE.set(dst, p, d[i]);
+                }
+            }
+            default -> throw new IllegalStateException("unexpected " + physical);
+        }
+    }
+
+    @Override
+    public void deserialize(
+            Column column, int rows, StreamSources sources, DeserializationState state) {
+        ByteSource in = sources.source(stream);
+        switch (physical) {
+            case BYTE -> {
+                ByteColumn c = (ByteColumn) column;
+                byte[] d = c.reserve(rows);
+                in.readFully(d, c.size(), rows);
+                c.setSize(c.size() + rows);
+            }
+            case FIXED_BYTES -> {
+                FixedBytesColumn c = (FixedBytesColumn) column;
+                byte[] tmp = new byte[rows * width];
+                in.readFully(tmp, 0, tmp.length);
+                for (int i = 0; i < rows; i++) {
+                    c.add(tmp, i * width);
+                }
+            }
+            default -> {
+                byte[] tmp = new byte[rows * width];
+                in.readFully(tmp, 0, tmp.length);
+                decode(column, rows, tmp);
+            }
+        }
+    }
+
+    private void decode(Column column, int rows, byte[] src) {
+        switch (physical) {
+            case SHORT -> {
+                ShortColumn c = (ShortColumn) column;
+                short[] d = c.reserve(rows);
+                int base = c.size();
+                for (int i = 0; i < rows; i++) {
+                    d[base + i] = (short) SHORT.get(src, i * 2);
+                }
+                c.setSize(base + rows);
+            }
+            case INT -> {
+                IntColumn c = (IntColumn) column;
+                int[] d = c.reserve(rows);
+                int base = c.size();
+                for (int i = 0; i < rows; i++) {
+                    d[base + i] = (int) INT.get(src, i * 4);
+                }
+                c.setSize(base + rows);
+            }
+            case LONG -> {
+                LongColumn c = (LongColumn) column;
+                long[] d = c.reserve(rows);
+                int base = c.size();
+                for (int i = 0; i < rows; i++) {
+                    d[base + i] = (long) LONG.get(src, i * 8);
+                }
+                c.setSize(base + rows);
+            }
+            case FLOAT -> {
+                FloatColumn c = (FloatColumn) column;
+                float[] d = c.reserve(rows);
+                int base = c.size();
+                for (int i = 0; i < rows; i++) {
+                    d[base + i] = (float) FLOAT.get(src, i * 4);
+                }
+                c.setSize(base + rows);
+            }
+            case DOUBLE -> {
+                DoubleColumn c = (DoubleColumn) column;
+                double[] d = c.reserve(rows);
+                int base = c.size();
+                for (int i = 0; i < rows; i++) {
+                    d[base + i] = (double) DOUBLE.get(src, i * 8);
+                }
+                c.setSize(base + rows);
+            }
+            default -> throw new IllegalStateException("unexpected " + physical);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package io.github.s3mergetree.engine.sort;
+
+import io.github.s3mergetree.engine.column.ArrayColumn;
+import io.github.s3mergetree.engine.column.ByteColumn;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.DoubleColumn;
+import io.github.s3mergetree.engine.column.FixedBytesColumn;
+import io.github.s3mergetree.engine.column.FloatColumn;
+import io.github.s3mergetree.engine.column.IntColumn;
+import io.github.s3mergetree.engine.column.LongColumn;
+import io.github.s3mergetree.engine.column.NullableColumn;
+import io.github.s3mergetree.engine.column.ShortColumn;
+import io.github.s3mergetree.engine.column.StringColumn;
+import io.github.s3mergetree.engine.column.TupleColumn;
+import io.github.s3mergetree.engine.types.ArrayType;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.MapType;
+import io.github.s3mergetree.engine.types.NullableType;
+import io.github.s3mergetree.engine.types.TupleType;
+import io.github.s3mergetree.engine.types.TypeKind;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * ClickHouse's sort order for the values of a column, as ORDER BY keys use it: integers by value
+ * (signed or unsigned per type), floats with NaN after everything, strings and FixedString and IPv6
+ * byte-wise, UUID as a UInt128 (high half first), NULL after every value, arrays and tuples
+ * lexicographically.
+ */
+public final class RowComparators {
+    private RowComparators() {}
+
+    /** A comparator for rows of {@code column}, a column of {@code type}. */
+    public static RowComparator forColumn(DataType type, Column column) {
+        if (type instanceof LowCardinalityType lc) {
+            return forColumn(lc.nested(), column);
+        }
+        if (type instanceof NullableType n) {
+            NullableColumn nc = (NullableColumn) column;
+            byte[] nulls = nc.nullMap().data();
+            RowComparator nested = forColumn(n.nested(), nc.nested());
+            return (a, b) -> {
+                boolean na = nulls[a] != 0;
+                boolean nb = nulls[b] != 0;
+                if (na || nb) {
+                    return na == nb ? 0 : na ? 1 : -1;
+                }
+                return nested.compare(a, b);
+            };
+        }
+        if (type instanceof MapType m) {
+            return forColumn(m.storageType(), column);
+        }
+        if (type instanceof ArrayType at) {
+            ArrayColumn ac = (ArrayColumn) column;
+            RowComparator el = forColumn(at.element(), ac.elements());
+            return (a, b) -> {
+                int sa = ac.start(a);
+                int la = ac.end(a) - sa;
+                int sb = ac.start(b);
+                int lb = ac.end(b) - sb;
+                for (int i = 0; i < Math.min(la, lb); i++) {
+                    int c = el.compare(sa + i, sb + i);
+                    if (c != 0) {
+                        return c;
+                    }
+                }
+                return Integer.compare(la, lb);
+            };
+        }
+        if (type instanceof TupleType t) {
+            TupleColumn tc = (TupleColumn) column;
+            RowComparator[] cs = new RowComparator[tc.arity()];
+            for (int i = 0; i < cs.length; i++) {
+                cs[i] = forColumn(t.elements().get(i), tc.element(i));
+            }
+            return lexicographic(List.of(cs));
+        }
+        boolean unsigned = type.isUnsigned();
+        switch (type.physicalType()) {
+            case BYTE -> {
+                byte[] d = ((ByteColumn) column).data();
+                return unsigned
+                        ? (a, b) -> Integer.compare(d[a] & 0xFF, d[b] & 0xFF)
+                        : (a, b) -> Byte.compare(d[a], d[b]);
+            }
+            case SHORT -> {
+                short[] d = ((ShortColumn) column).data();
+                return unsigned
+                        ? (a, b) -> Integer.compare(d[a] & 0xFFFF, d[b] & 0xFFFF)
+                        : (a, b) -> Short.compare(d[a], d[b]);
+            }
+            case INT -> {
+                int[] d = ((IntColumn) column).data();
+                return unsigned
+                        ? (a, b) -> Integer.compareUnsigned(d[a], d[b])
+                        : (a, b) -> Integer.compare(d[a], d[b]);
+            }
+            case LONG -> {
+                long[] d = ((LongColumn) column).data();
+                return unsigned
+                        ? (a, b) -> Long.compareUnsigned(d[a], d[b])
+                        : (a, b) -> Long.compare(d[a], d[b]);
+            }
+            case FLOAT -> {
+                float[] d = ((FloatColumn) column).data();
+                return (a, b) -> compareFloat(d[a], d[b]);
+            }
+            case DOUBLE -> {
+                double[] d = ((DoubleColumn) column).data();
+                return (a, b) -> compareFloat(d[a], d[b]);
+            }
+            case FIXED_BYTES -> {
+                return fixedBytes(type, (FixedBytesColumn) column);
+            }
+            case STRING -> {
+                StringColumn sc = (StringColumn) column;
+                return (a, b) -> {
+                    byte[] bytes = sc.bytes();
+                    return Arrays.compareUnsigned(
+                            bytes, sc.start(a), sc.end(a), bytes, sc.start(b), sc.end(b));
+                };
+            }
+            default -> throw new IllegalArgumentException("cannot compare " + type.name());
+        }
+    }
+
+    private static RowComparator fixedBytes(DataType type, FixedBytesColumn c) {
+        int w = c.width();
+        byte[] d = c.data();
+        TypeKind k = type.kind();
+        if (k == TypeKind.FIXED_STRING || k == TypeKind.IPV6) {
+            return (a, b) -> Arrays.compareUnsigned(d, a * w, a * w + w, d, b * w, b * w + w);
+        }
+        if (k == TypeKind.UUID) {
+            // stored as LE(high64) LE(low64): compare high then low, unsigned
+            return (a, b) -> {
+                int c1 = Long.compareUnsigned(le64(d, a * w), le64(d, b * w));
+                return c1 != 0 ? c1 : Long.compareUnsigned(le64(d, a * w + 8), le64(d, b * w + 8));
+            };
+        }
+        boolean signed = !type.isUnsigned();
+        // little-endian wide integers: most significant byte last
+        return (a, b) -> {
+            int pa = a * w;
+            int pb = b * w;
+            for (int i = w - 1; i >= 0; i--) {
+                int x = d[pa + i] & 0xFF;
+                int y = d[pb + i] & 0xFF;
+                if (i == w - 1 && signed) {
+                    x = (byte) x;
+                    y = (byte) y;
+                }
+                if (x != y) {
+                    return x < y ? -1 : 1;
+                }
+            }
+            return 0;
+        };
+    }
+
+    private static long le64(byte[] d, int p) {
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = (v << 8) | (d[p + i] & 0xFF);
+        }
+        return v;
+    }
+
+    static int compareFloat(double x, double y) {
+        boolean nx = Double.isNaN(x);
+        boolean ny = Double.isNaN(y);
+        if (nx || ny) {
+            return nx == ny ? 0 : nx ? 1 : -1;
+        }
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+
+    /** Compares by the first comparator, then the next on ties, and so on. */
+    public static RowComparator lexicographic(List<RowComparator> parts) {
+        RowComparator[] cs = parts.toArray(new RowComparator[0]);
+        if (cs.length == 1) {
+            return cs[0];
+        }
+        return (a, b) -> {
+            for (RowComparator c : cs) {
+                int r = c.compare(a, b);
+                if (r != 0) {
+                    return r;
+                }
+            }
+            return 0;
+        };
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the real ClickHouse engines that judge the parts this project writes:
+#  - chDB (npm package `chdb`, ClickHouse 26.x) into tools/chdb/node_modules;
+#  - ClickHouse 18.16 (Debian package `clickhouse-server`), the old judge of the portable profile.
+# Idempotent and quick when both are present. Called by the Maven build before tests and by .ci/run.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+if [ ! -f "$root/tools/chdb/node_modules/@chdb/lib-linux-x64-gnu/package.json" ] \
+   || [ ! -f "$root/tools/chdb/node_modules/chdb/package.json" ]; then
+  command -v npm >/dev/null || { echo "install-test-engines: npm (Node.js) is required for chDB" >&2; exit 1; }
+  echo "install-test-engines: installing chDB (npm, ~550 MB) into tools/chdb" >&2
+  (cd "$root/tools/chdb" && npm install --no-package-lock --no-audit --no-fund --loglevel=error)
+fi
+
+if ! command -v clickhouse-server >/dev/null && ! [ -x /usr/bin/clickhouse ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "install-test-engines: installing Debian's clickhouse-server (ClickHouse 18.16)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    # policy-rc.d keeps the package from starting a system-wide server; tests start their own on loopback.
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+    apt-get install -y -qq --no-install-recommends clickhouse-server clickhouse-client >/dev/null
+    rm -f /usr/sbin/policy-rc.d
+  else
+    echo "install-test-engines: clickhouse-server (18.16) is missing and cannot be installed without root + apt-get" >&2
+    exit 1
+  fi
+fi
