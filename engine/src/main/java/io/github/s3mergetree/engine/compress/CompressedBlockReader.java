@@ -3,6 +3,7 @@ package io.github.s3mergetree.engine.compress;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.part.CorruptPartException;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -22,17 +23,17 @@ import java.util.Objects;
  * #seek}. Offsets are relative to the start of the stream given to the constructor, which for a
  * whole file is the file offset; offsets in error messages are indexes into the array.
  *
- * <p>Not thread-safe. Blocks with method NONE are read in place; other blocks are decompressed
- * into one reused buffer. After a {@link CorruptPartException} the position is undefined; only a
- * {@link #seek} may follow.
+ * <p>Not thread-safe. Blocks with method NONE are read in place; other blocks are decompressed into
+ * one reused buffer. After a {@link CorruptPartException} from a damaged block the position stays
+ * in front of that block: further reads fail the same way, a {@link #seek} elsewhere works.
  */
 public final class CompressedBlockReader {
 
     /** Largest {@code compressed_size} a reader accepts ({@code DBMS_MAX_COMPRESSED_SIZE}). */
     public static final int MAX_COMPRESSED_SIZE = 1 << 30;
 
-    private static final int HEADER = CompressedBlockWriter.CHECKSUM_SIZE
-            + CompressedBlockWriter.HEADER_SIZE;
+    private static final int HEADER =
+            CompressedBlockWriter.CHECKSUM_SIZE + CompressedBlockWriter.HEADER_SIZE;
 
     private static final VarHandle SHORT_LE =
             MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -55,8 +56,10 @@ public final class CompressedBlockReader {
     private int curStart;
     private int curPos;
     private int curEnd;
+
     /** Array index of the current block, or -1 if none is loaded. */
     private int curBlock = -1;
+
     /** Array index of the next block to load. */
     private int next;
 
@@ -86,8 +89,8 @@ public final class CompressedBlockReader {
     }
 
     /**
-     * Decompresses and validates a whole compressed file into one array; used to recompute
-     * {@code uncompressed_size/hash} of {@code checksums.txt}.
+     * Decompresses and validates a whole compressed file into one array; used to recompute {@code
+     * uncompressed_size/hash} of {@code checksums.txt}.
      *
      * @throws CorruptPartException if any block is invalid
      * @throws IllegalArgumentException if the decompressed content exceeds the maximum array size
@@ -276,8 +279,8 @@ public final class CompressedBlockReader {
      * Reads a ClickHouse {@code VarUInt} (unsigned LEB128, at most 10 bytes) as an unsigned 64-bit
      * value.
      *
-     * @throws CorruptPartException if the stream ends first, the value has more than 10 bytes, or
-     *     a block is invalid
+     * @throws CorruptPartException if the stream ends first, the value has more than 10 bytes, or a
+     *     block is invalid
      */
     public long readVarUInt() {
         long v = 0;
@@ -318,6 +321,12 @@ public final class CompressedBlockReader {
     }
 
     private void loadBlock(int p) {
+        // Until the block is valid, the position is "before the block at p": reads retry (and
+        // fail again), eof() is false.
+        cur = decompressBuf;
+        curStart = curPos = curEnd = 0;
+        curBlock = -1;
+        next = p;
         int uncompressed = checkHeader(p);
         int compressedSize = (int) u32(p + 17);
         if (file[p + 16] == CompressionCodecs.METHOD_NONE) {
@@ -334,9 +343,9 @@ public final class CompressedBlockReader {
             curStart = p + HEADER;
         } else {
             if (decompressBuf.length < uncompressed) {
-                decompressBuf = new byte[Math.max(uncompressed, decompressBuf.length * 2)];
+                long grown = Math.max(uncompressed, 2L * decompressBuf.length);
+                decompressBuf = new byte[(int) Math.min(grown, Integer.MAX_VALUE - 8)];
             }
-            curBlock = -1; // in case of failure, the old buffer content is gone
             verifyAndDecompress(p, decompressBuf, 0, uncompressed);
             cur = decompressBuf;
             curStart = 0;
@@ -348,8 +357,7 @@ public final class CompressedBlockReader {
     }
 
     /**
-     * Validates the header of the block at array index {@code p} and returns its uncompressed
-     * size.
+     * Validates the header of the block at array index {@code p} and returns its uncompressed size.
      */
     private int checkHeader(int p) {
         if (end - p < HEADER) {
@@ -368,7 +376,10 @@ public final class CompressedBlockReader {
                     p,
                     "block header is corrupt (empty block)",
                     "non-zero compressed and decompressed sizes",
-                    "compressed size " + compressedSize + ", decompressed size " + uncompressedSize);
+                    "compressed size "
+                            + compressedSize
+                            + ", decompressed size "
+                            + uncompressedSize);
         }
         if (compressedSize < CompressedBlockWriter.HEADER_SIZE
                 || compressedSize > MAX_COMPRESSED_SIZE) {
@@ -376,7 +387,10 @@ public final class CompressedBlockReader {
                     fileName,
                     p,
                     "block header is corrupt (compressed size)",
-                    "compressed size in " + CompressedBlockWriter.HEADER_SIZE + ".." + MAX_COMPRESSED_SIZE,
+                    "compressed size in "
+                            + CompressedBlockWriter.HEADER_SIZE
+                            + ".."
+                            + MAX_COMPRESSED_SIZE,
                     String.valueOf(compressedSize));
         }
         if (uncompressedSize > Integer.MAX_VALUE - 8) {
@@ -401,7 +415,8 @@ public final class CompressedBlockReader {
 
     /** Verifies the checksum of the block at {@code p} (header already checked). */
     private void verifyChecksum(int p, int compressedSize) {
-        CityHash102.cityHash128(file, p + CompressedBlockWriter.CHECKSUM_SIZE, compressedSize, hash);
+        CityHash102.cityHash128(
+                file, p + CompressedBlockWriter.CHECKSUM_SIZE, compressedSize, hash);
         long low = (long) LONG_LE.get(file, p);
         long high = (long) LONG_LE.get(file, p + 8);
         if (low != hash[0] || high != hash[1]) {

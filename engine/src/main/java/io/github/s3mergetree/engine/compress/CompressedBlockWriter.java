@@ -3,6 +3,7 @@ package io.github.s3mergetree.engine.compress;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.hash.HashingOutput;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -61,6 +62,7 @@ public final class CompressedBlockWriter implements Closeable {
     private final OutputStream out;
     private final CompressionCodec codec;
     private final byte[] buf;
+
     /** Checksum + header + payload of the block being emitted; reused for every block. */
     private final byte[] blockBuf;
 
@@ -90,7 +92,8 @@ public final class CompressedBlockWriter implements Closeable {
      * @throws IllegalArgumentException if {@code maxCompressBlockSize} is out of range
      * @throws NullPointerException if {@code out} or {@code codec} is null
      */
-    public CompressedBlockWriter(OutputStream out, CompressionCodec codec, int maxCompressBlockSize) {
+    public CompressedBlockWriter(
+            OutputStream out, CompressionCodec codec, int maxCompressBlockSize) {
         this.out = Objects.requireNonNull(out, "out");
         this.codec = Objects.requireNonNull(codec, "codec");
         if (maxCompressBlockSize < 1 || maxCompressBlockSize > MAX_BLOCK_SIZE_LIMIT) {
@@ -324,8 +327,7 @@ public final class CompressedBlockWriter implements Closeable {
     }
 
     private void emitBlock() throws IOException {
-        int payload =
-                codec.compress(buf, 0, pos, blockBuf, CHECKSUM_SIZE + HEADER_SIZE);
+        int payload = codec.compress(buf, 0, pos, blockBuf, CHECKSUM_SIZE + HEADER_SIZE);
         int compressedSize = HEADER_SIZE + payload;
         blockBuf[CHECKSUM_SIZE] = codec.methodByte();
         INT_LE.set(blockBuf, CHECKSUM_SIZE + 1, compressedSize);

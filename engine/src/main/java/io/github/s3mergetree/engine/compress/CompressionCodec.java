@@ -4,9 +4,9 @@ package io.github.s3mergetree.engine.compress;
  * One ClickHouse block codec: turns the uncompressed bytes of a block into the <i>payload</i> that
  * follows the 9-byte block header, and back (spec §2).
  *
- * <p>Why an interface: the block framing (checksum, method byte, sizes) is the same for every
- * codec and lives in {@link CompressedBlockWriter} / {@link CompressedBlockReader}; a codec only
- * knows its payload format and its method byte. Instances come from {@link CompressionCodecs}.
+ * <p>Why an interface: the block framing (checksum, method byte, sizes) is the same for every codec
+ * and lives in {@link CompressedBlockWriter} / {@link CompressedBlockReader}; a codec only knows
+ * its payload format and its method byte. Instances come from {@link CompressionCodecs}.
  *
  * <p>Thread safety: every implementation returned by {@link CompressionCodecs} is immutable and
  * safe to share between threads (no per-call state is kept in the instance).
@@ -47,7 +47,8 @@ public interface CompressionCodec {
      *     into a {@code CorruptPartException} naming the file and offset
      * @throws IndexOutOfBoundsException if a range is outside its array
      */
-    void decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int uncompressedLen);
+    void decompress(
+            byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int uncompressedLen);
 
     /**
      * The codec as written inside ClickHouse's {@code CODEC(...)}: {@code NONE}, {@code LZ4},

@@ -1,27 +1,29 @@
 package io.github.s3mergetree.engine.compress;
 
 import com.github.luben.zstd.Zstd;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
+
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
 /**
- * Factory of the ClickHouse block codecs this engine supports: {@code NONE} (0x02), {@code LZ4}
- * and {@code LZ4HC} (0x82, same payload format), {@code ZSTD} (0x90).
+ * Factory of the ClickHouse block codecs this engine supports: {@code NONE} (0x02), {@code LZ4} and
+ * {@code LZ4HC} (0x82, same payload format), {@code ZSTD} (0x90).
  *
- * <p>Why a factory: writers choose a codec from a table's {@code CODEC(...)} text ({@link
- * #parse}), readers from each block's method byte ({@link #forMethodByte}); both must agree on
- * defaults (LZ4HC level 9, ZSTD level 1, as in ClickHouse).
+ * <p>Why a factory: writers choose a codec from a table's {@code CODEC(...)} text ({@link #parse}),
+ * readers from each block's method byte ({@link #forMethodByte}); both must agree on defaults
+ * (LZ4HC level 9, ZSTD level 1, as in ClickHouse).
  *
- * <p>Thread safety: all returned codecs are immutable and may be shared freely between threads.
- * LZ4 uses lz4-java's thread-safe compressor/decompressor of {@link LZ4Factory#fastestInstance()}
- * (JNI when available, pure Java otherwise); ZSTD uses zstd-jni's static byte-array methods, which
- * create a short-lived native context per call — negligible next to compressing a block of up to
- * 1 MiB.
+ * <p>Thread safety: all returned codecs are immutable and may be shared freely between threads. LZ4
+ * uses lz4-java's thread-safe compressor/decompressor of {@link LZ4Factory#fastestInstance()} (JNI
+ * when available, pure Java otherwise); ZSTD uses zstd-jni's static byte-array methods, which
+ * create a short-lived native context per call — negligible next to compressing a block of up to 1
+ * MiB.
  */
 public final class CompressionCodecs {
 
@@ -70,7 +72,10 @@ public final class CompressionCodecs {
     public static CompressionCodec lz4hc(int level) {
         if (level < 0 || level > LZ4HC_MAX_LEVEL) {
             throw new IllegalArgumentException(
-                    "LZ4HC level must be in 0.." + LZ4HC_MAX_LEVEL + " (0 = default 9), got " + level);
+                    "LZ4HC level must be in 0.."
+                            + LZ4HC_MAX_LEVEL
+                            + " (0 = default 9), got "
+                            + level);
         }
         return new Lz4Codec(level == 0 ? LZ4HC_DEFAULT_LEVEL : level);
     }
@@ -523,9 +528,7 @@ public final class CompressionCodecs {
             Objects.checkFromIndexSize(dstOff, uncompressedLen, dst.length);
             long n;
             try {
-                n =
-                        Zstd.decompressByteArray(
-                                dst, dstOff, uncompressedLen, src, srcOff, srcLen);
+                n = Zstd.decompressByteArray(dst, dstOff, uncompressedLen, src, srcOff, srcLen);
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(
                         "malformed ZSTD payload of "

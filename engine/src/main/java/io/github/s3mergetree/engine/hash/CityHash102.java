@@ -118,8 +118,7 @@ public final class CityHash102 {
             s += 64;
             remaining -= 64;
         } while (remaining != 0);
-        return hashLen16(
-                hashLen16(v0, w0) + shiftMix(y) * K1 + z, hashLen16(v1, w1) + x);
+        return hashLen16(hashLen16(v0, w0) + shiftMix(y) * K1 + z, hashLen16(v1, w1) + x);
     }
 
     /**
@@ -137,12 +136,7 @@ public final class CityHash102 {
                     b, off + 16, len - 16, fetch64(b, off) ^ K3, fetch64(b, off + 8), out2);
         } else if (len >= 8) {
             cityHash128WithSeedUnchecked(
-                    b,
-                    off,
-                    0,
-                    fetch64(b, off) ^ (len * K0),
-                    fetch64(b, off + len - 8) ^ K1,
-                    out2);
+                    b, off, 0, fetch64(b, off) ^ (len * K0), fetch64(b, off + len - 8) ^ K1, out2);
         } else {
             cityHash128WithSeedUnchecked(b, off, len, K0, K1, out2);
         }
@@ -151,7 +145,8 @@ public final class CityHash102 {
     /**
      * CityHash128WithSeed of {@code b[off, off+len)} with the seed {@code (seedLow, seedHigh)}
      * (reference {@code uint128(first, second)}). Used chained over 2048-byte chunks for part file
-     * hashes (see {@link HashingOutput}). Writes low64 to {@code out2[0]}, high64 to {@code out2[1]}.
+     * hashes (see {@link HashingOutput}). Writes low64 to {@code out2[0]}, high64 to {@code
+     * out2[1]}.
      *
      * @throws IndexOutOfBoundsException if the range is not inside {@code b} or {@code out2} is
      *     shorter than 2

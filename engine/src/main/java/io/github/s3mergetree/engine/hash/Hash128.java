@@ -17,10 +17,9 @@ import java.util.Objects;
  *       {@link #writeTo} / {@link #readFrom};
  *   <li>{@link #toHex()}: 32 lowercase hex digits, <b>high64 first, then low64</b> — the order in
  *       which ClickHouse prints a UInt128 checksum ({@code getHexUIntLowercase}), e.g. in the
- *       {@code CHECKSUM_DOESNT_MATCH} message "Reference: 19f1a729049f9365b945bd85b0a6623a" for
- *       the block checksum whose on-disk bytes are {@code 3a 62 a6 b0 85 bd 45 b9 65 93 9f 04 29 a7
- *       f1 19}, i.e. low64 {@code b945bd85b0a6623a}, high64 {@code 19f1a729049f9365} (spec §2,
- *       §14);
+ *       {@code CHECKSUM_DOESNT_MATCH} message "Reference: 19f1a729049f9365b945bd85b0a6623a" for the
+ *       block checksum whose on-disk bytes are {@code 3a 62 a6 b0 85 bd 45 b9 65 93 9f 04 29 a7 f1
+ *       19}, i.e. low64 {@code b945bd85b0a6623a}, high64 {@code 19f1a729049f9365} (spec §2, §14);
  *   <li>{@link #toString()}: {@code low64 high64} as two labelled hex numbers, the order of the
  *       spec's test-vector tables.
  * </ul>
@@ -100,7 +99,9 @@ public record Hash128(long low, long high) {
         return hex16(high) + hex16(low);
     }
 
-    /** Returns {@code "Hash128{low=<16 hex>, high=<16 hex>}"} (the spec tables' low-first order). */
+    /**
+     * Returns {@code "Hash128{low=<16 hex>, high=<16 hex>}"} (the spec tables' low-first order).
+     */
     @Override
     public String toString() {
         return "Hash128{low=" + hex16(low) + ", high=" + hex16(high) + "}";

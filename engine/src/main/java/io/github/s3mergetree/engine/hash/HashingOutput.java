@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Incremental hash with ClickHouse {@code HashingWriteBuffer} semantics (spec §3.1): the hash that
- * {@code checksums.txt} records for a file ({@code file_hash}) and for the decompressed content of a
- * compressed file ({@code uncompressed_hash}).
+ * {@code checksums.txt} records for a file ({@code file_hash}) and for the decompressed content of
+ * a compressed file ({@code uncompressed_hash}).
  *
  * <p>Why not plain CityHash128: ClickHouse hashes while writing, in chunks of {@value #CHUNK}
  * bytes. The state starts at {@code (0, 0)}; every complete chunk replaces it with {@code
@@ -20,7 +20,10 @@ import java.util.Objects;
  */
 public final class HashingOutput {
 
-    /** The chunk size of ClickHouse's {@code HashingWriteBuffer} ({@code DBMS_DEFAULT_HASHING_BLOCK_SIZE}). */
+    /**
+     * The chunk size of ClickHouse's {@code HashingWriteBuffer} ({@code
+     * DBMS_DEFAULT_HASHING_BLOCK_SIZE}).
+     */
     public static final int CHUNK = 2048;
 
     private final byte[] chunk = new byte[CHUNK];

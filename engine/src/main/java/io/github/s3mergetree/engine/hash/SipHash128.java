@@ -10,9 +10,9 @@ import java.util.Objects;
  * ClickHouse's 128-bit SipHash variant ({@code src/Common/SipHash.h}, spec §8.2): SipHash-2-4 with
  * key {@code (0, 0)}, finalisation {@code v2 ^= 0xff}, output {@code LE(v0^v1) || LE(v2^v3)}.
  *
- * <p>Why: ClickHouse derives non-integer partition ids (spec §8.1) and hashed long stream file names
- * ({@code sipHash128String}, spec §7.1) from it. It is <b>not</b> the reference SipHash-128 (SQL
- * {@code sipHash128Reference}); it equals SQL {@code sipHash128} of a single String.
+ * <p>Why: ClickHouse derives non-integer partition ids (spec §8.1) and hashed long stream file
+ * names ({@code sipHash128String}, spec §7.1) from it. It is <b>not</b> the reference SipHash-128
+ * (SQL {@code sipHash128Reference}); it equals SQL {@code sipHash128} of a single String.
  *
  * <p>Incremental and streaming: bytes may be fed in any split. {@link #finish()} does not change
  * the state. Not thread-safe; one instance is cheap (no buffers).
@@ -27,8 +27,10 @@ public final class SipHash128 {
     private long v1;
     private long v2;
     private long v3;
+
     /** Pending bytes of the current (incomplete) 8-byte word, little-endian, zero above. */
     private long current;
+
     /** Total number of bytes fed; {@code count & 7} bytes are pending in {@link #current}. */
     private long count;
 
@@ -46,9 +48,9 @@ public final class SipHash128 {
 
     /**
      * ClickHouse {@code sipHash128String}: the hash of the UTF-8 bytes of {@code s} printed as a
-     * big-endian 128-bit number, i.e. {@link #hexReversed} of the output bytes. Used for stream file
-     * names longer than {@code max_file_name_length} (spec §7.1), e.g. 130 × {@code 'c'} → {@code
-     * b91b5dba40e64ca59742427fc57582c0}.
+     * big-endian 128-bit number, i.e. {@link #hexReversed} of the output bytes. Used for stream
+     * file names longer than {@code max_file_name_length} (spec §7.1), e.g. 130 × {@code 'c'} →
+     * {@code b91b5dba40e64ca59742427fc57582c0}.
      */
     public static String sipHash128String(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
@@ -69,8 +71,8 @@ public final class SipHash128 {
     }
 
     /**
-     * Lowercase hex of {@code in} from the last byte to the first: the {@code sipHash128String} form
-     * (the 16 output bytes read as one little-endian 128-bit number, printed big-endian).
+     * Lowercase hex of {@code in} from the last byte to the first: the {@code sipHash128String}
+     * form (the 16 output bytes read as one little-endian 128-bit number, printed big-endian).
      */
     public static String hexReversed(byte[] in) {
         char[] out = new char[in.length * 2];
@@ -133,8 +135,8 @@ public final class SipHash128 {
     }
 
     /**
-     * Returns the 16 output bytes {@code LE(v0^v1) || LE(v2^v3)} of all bytes fed so far. The
-     * state is not changed.
+     * Returns the 16 output bytes {@code LE(v0^v1) || LE(v2^v3)} of all bytes fed so far. The state
+     * is not changed.
      */
     public byte[] finish() {
         long s0 = v0;

@@ -1,9 +1,9 @@
 package io.github.s3mergetree.engine.part;
 
 /**
- * Thrown when bytes of a part file contradict the format or their own checksums: a compressed
- * block whose CityHash128 does not match, an impossible block header, a stream that ends too
- * early, a size that differs from {@code checksums.txt}, ...
+ * Thrown when bytes of a part file contradict the format or their own checksums: a compressed block
+ * whose CityHash128 does not match, an impossible block header, a stream that ends too early, a
+ * size that differs from {@code checksums.txt}, ...
  *
  * <p>Why a dedicated unchecked type: callers (readers, verifiers, merge code) need to tell "this
  * part is damaged, quarantine it" apart from I/O failures and programming errors, and operators

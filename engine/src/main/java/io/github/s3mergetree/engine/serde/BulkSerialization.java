@@ -23,33 +23,53 @@ import java.util.List;
 public abstract class BulkSerialization {
     /** The serialization of a column named {@code columnName} of {@code type}. */
     public static BulkSerialization forColumn(String columnName, DataType type) {
-        return create(type, StreamNames.escape(columnName), 0);
+        return create(type, StreamNames.escape(columnName), 0, false);
+    }
+
+    /**
+     * The serialization of a column of a part that declares, in {@code serialization.json}, the
+     * 26.x String layout "with size stream" ({@code types_serialization_versions.string = 1}): a
+     * {@code .size} stream of UInt64 lengths beside the bytes, also for Strings nested in Nullable,
+     * Array, Map and Tuple. Only readers need it; the writer always uses the classic layout.
+     */
+    public static BulkSerialization forColumn(
+            String columnName, DataType type, boolean stringsWithSizeStream) {
+        return create(type, StreamNames.escape(columnName), 0, stringsWithSizeStream);
     }
 
     static BulkSerialization create(DataType type, String base, int arrayDepth) {
+        return create(type, base, arrayDepth, false);
+    }
+
+    private static BulkSerialization create(
+            DataType type, String base, int arrayDepth, boolean sizeStream) {
         if (type instanceof LowCardinalityType lc) {
             return new LowCardinalitySerialization(lc, base);
         }
         if (type instanceof NullableType n) {
-            return new NullableSerialization(base, create(n.nested(), base, arrayDepth));
+            return new NullableSerialization(
+                    base, create(n.nested(), base, arrayDepth, sizeStream));
         }
         if (type instanceof MapType m) {
-            return create(m.storageType(), base, arrayDepth);
+            return create(m.storageType(), base, arrayDepth, sizeStream);
         }
         if (type instanceof ArrayType a) {
             return new ArraySerialization(
-                    base + ".size" + arrayDepth, create(a.element(), base, arrayDepth + 1));
+                    base + ".size" + arrayDepth,
+                    create(a.element(), base, arrayDepth + 1, sizeStream));
         }
         if (type instanceof TupleType t) {
             List<BulkSerialization> elements = new ArrayList<>();
             for (int i = 0; i < t.elements().size(); i++) {
                 String elementBase = base + "%2E" + StreamNames.escape(t.elementStreamName(i));
-                elements.add(create(t.elements().get(i), elementBase, arrayDepth));
+                elements.add(create(t.elements().get(i), elementBase, arrayDepth, sizeStream));
             }
             return new TupleSerialization(elements);
         }
         if (type.physicalType() == io.github.s3mergetree.engine.types.PhysicalType.STRING) {
-            return new StringSerialization(base);
+            return sizeStream
+                    ? new SizeStreamStringSerialization(base)
+                    : new StringSerialization(base);
         }
         return new FixedWidthSerialization(type, base);
     }

@@ -7,6 +7,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.part.CorruptPartException;
+
+import org.junit.jupiter.api.Test;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,7 +19,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
 
 class CompressedBlockReaderTest {
 
@@ -44,7 +46,8 @@ class CompressedBlockReaderTest {
         return out.toByteArray();
     }
 
-    private static byte[] write(CompressionCodec codec, int blockSize, byte[] data) throws IOException {
+    private static byte[] write(CompressionCodec codec, int blockSize, byte[] data)
+            throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (CompressedBlockWriter w = new CompressedBlockWriter(out, codec, blockSize)) {
             w.write(data, 0, data.length);
@@ -56,7 +59,10 @@ class CompressedBlockReaderTest {
     void roundTripWithSeeksToMarks() throws IOException {
         Random rnd = new Random(11);
         for (CompressionCodec codec :
-                List.of(CompressionCodecs.none(), CompressionCodecs.lz4(), CompressionCodecs.zstd(3))) {
+                List.of(
+                        CompressionCodecs.none(),
+                        CompressionCodecs.lz4(),
+                        CompressionCodecs.zstd(3))) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             CompressedBlockWriter w = new CompressedBlockWriter(out, codec, 1000);
             List<Mark> marks = new ArrayList<>();
@@ -125,8 +131,7 @@ class CompressedBlockReaderTest {
         r.readFully(five, 1, 5);
         assertThat(five).containsExactly(0, 9, 8, 7, 6, 5, 0);
         assertThat(r.eof()).isTrue();
-        CorruptPartException e =
-                catchThrowableOfType(r::readByte, CorruptPartException.class);
+        CorruptPartException e = catchThrowableOfType(CorruptPartException.class, r::readByte);
         assertThat(e.getMessage()).contains("p.bin", "end of stream");
     }
 
@@ -167,21 +172,27 @@ class CompressedBlockReaderTest {
         bad[second + 30] ^= 0x01;
 
         Hash128 stored = Hash128.readFrom(bad, second);
-        int compressedSize = ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).getInt(second + 17);
+        int compressedSize =
+                ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).getInt(second + 17);
         long[] h = new long[2];
         CityHash102.cityHash128(bad, second + 16, compressedSize, h);
         Hash128 actual = Hash128.of(h);
 
         CorruptPartException e =
                 catchThrowableOfType(
-                        () -> CompressedBlockReader.decompressAll(bad, "all_1_1_0/a.bin"),
-                        CorruptPartException.class);
+                        CorruptPartException.class,
+                        () -> CompressedBlockReader.decompressAll(bad, "all_1_1_0/a.bin"));
         assertThat(e.file()).isEqualTo("all_1_1_0/a.bin");
         assertThat(e.offset()).isEqualTo(second);
         assertThat(e.expected()).isEqualTo(stored.toHex());
         assertThat(e.actual()).isEqualTo(actual.toHex());
         assertThat(e.getMessage())
-                .contains("all_1_1_0/a.bin", "offset " + second, stored.toHex(), actual.toHex(), "checksum");
+                .contains(
+                        "all_1_1_0/a.bin",
+                        "offset " + second,
+                        stored.toHex(),
+                        actual.toHex(),
+                        "checksum");
 
         // the streaming reader reads the intact first block, then fails the same way
         CompressedBlockReader r = new CompressedBlockReader(bad, "a.bin");
@@ -191,6 +202,12 @@ class CompressedBlockReaderTest {
         assertThatThrownBy(r::readByte)
                 .isInstanceOf(CorruptPartException.class)
                 .hasMessageContaining("offset " + second);
+        // the reader stays in front of the damaged block; the intact block is still reachable
+        assertThat(r.eof()).isFalse();
+        assertThat(r.currentBlockOffset()).isEqualTo(second);
+        assertThatThrownBy(r::readByte).isInstanceOf(CorruptPartException.class);
+        r.seek(0, 10);
+        assertThat((byte) r.readByte()).isEqualTo(data[10]);
     }
 
     @Test
@@ -278,11 +295,14 @@ class CompressedBlockReaderTest {
     void readsAStreamEmbeddedInALargerArray() throws IOException {
         byte[] data = CompressionCodecsTest.compressible(777);
         byte[] stream = write(CompressionCodecs.lz4(), 100, data);
-        byte[] header = "checksums format version: 4\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] header =
+                "checksums format version: 4\n"
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         byte[] file = concat(header, stream);
         assertThat(CompressedBlockReader.decompressAll(file, header.length, stream.length, "c.txt"))
                 .isEqualTo(data);
-        CompressedBlockReader r = new CompressedBlockReader(file, header.length, stream.length, "c.txt");
+        CompressedBlockReader r =
+                new CompressedBlockReader(file, header.length, stream.length, "c.txt");
         r.seek(stream.length, 0);
         assertThat(r.eof()).isTrue();
         r.seek(0, 5);

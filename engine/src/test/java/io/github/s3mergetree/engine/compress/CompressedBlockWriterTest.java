@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.hash.HashingOutput;
+
+import org.junit.jupiter.api.Test;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,7 +16,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class CompressedBlockWriterTest {
 
@@ -140,7 +142,8 @@ class CompressedBlockWriterTest {
         for (int blockSize : new int[] {1, 2, 3, 5, 7, 11, 64, 1 << 20}) {
             expected.clear();
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            CompressedBlockWriter w = new CompressedBlockWriter(out, CompressionCodecs.lz4(), blockSize);
+            CompressedBlockWriter w =
+                    new CompressedBlockWriter(out, CompressionCodecs.lz4(), blockSize);
             for (int i = 0; i < 50; i++) {
                 w.writeByte(i * 37);
                 expected.put((byte) (i * 37));
@@ -194,14 +197,19 @@ class CompressedBlockWriterTest {
             w.writeVarUInt((Long) c[0]);
             w.close();
             byte[] file = out.toByteArray();
-            assertThat(HexFormat.of().formatHex(file, 25, file.length)).as("%s", c[0]).isEqualTo(c[1]);
+            assertThat(HexFormat.of().formatHex(file, 25, file.length))
+                    .as("%s", c[0])
+                    .isEqualTo(c[1]);
         }
     }
 
     @Test
     void hashesMatchTheBytesWrittenForManyBlocks() throws IOException {
         for (CompressionCodec codec :
-                List.of(CompressionCodecs.none(), CompressionCodecs.lz4(), CompressionCodecs.zstd(1))) {
+                List.of(
+                        CompressionCodecs.none(),
+                        CompressionCodecs.lz4(),
+                        CompressionCodecs.zstd(1))) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             CompressedBlockWriter w = new CompressedBlockWriter(out, codec, 3000);
             byte[] data = CompressionCodecsTest.compressible(20_000);
@@ -242,7 +250,8 @@ class CompressedBlockWriterTest {
         assertThat(((ByteArrayOutputStream) out).size()).isEqualTo(w.fileSize());
         assertThatThrownBy(() -> w.writeByte(1)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> w.writeLongLE(1)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> w.write(new byte[1], 0, 1)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> w.write(new byte[1], 0, 1))
+                .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(w::flushBlock).isInstanceOf(IllegalStateException.class);
     }
 
@@ -252,7 +261,10 @@ class CompressedBlockWriterTest {
         assertThatThrownBy(() -> new CompressedBlockWriter(out, CompressionCodecs.none(), 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("got 0");
-        assertThatThrownBy(() -> new CompressedBlockWriter(out, CompressionCodecs.none(), (1 << 30) + 1))
+        assertThatThrownBy(
+                        () ->
+                                new CompressedBlockWriter(
+                                        out, CompressionCodecs.none(), (1 << 30) + 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(String.valueOf((1 << 30) + 1));
         assertThatThrownBy(() -> new CompressedBlockWriter(null, CompressionCodecs.none()))

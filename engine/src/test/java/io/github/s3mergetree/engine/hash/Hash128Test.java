@@ -3,8 +3,9 @@ package io.github.s3mergetree.engine.hash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
+
+import java.util.HexFormat;
 
 class Hash128Test {
 
@@ -26,7 +27,8 @@ class Hash128Test {
         assertThat(h.toHex()).isEqualTo("19f1a729049f9365b945bd85b0a6623a");
         assertThat(Hash128.fromHex(h.toHex())).isEqualTo(h);
         assertThat(new Hash128(1, 2).toHex()).isEqualTo("00000000000000020000000000000001");
-        assertThat(new Hash128(1, 2).toString()).contains("low=0000000000000001", "high=0000000000000002");
+        assertThat(new Hash128(1, 2).toString())
+                .contains("low=0000000000000001", "high=0000000000000002");
     }
 
     @Test

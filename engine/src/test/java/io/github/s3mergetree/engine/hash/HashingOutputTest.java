@@ -2,6 +2,8 @@ package io.github.s3mergetree.engine.hash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +14,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 
 class HashingOutputTest {
 
@@ -82,8 +83,7 @@ class HashingOutputTest {
             }
             assertThat(input).as("length of " + f[0]).hasSize(len);
             Hash128 expected =
-                    new Hash128(
-                            Long.parseUnsignedLong(f[2], 16), Long.parseUnsignedLong(f[3], 16));
+                    new Hash128(Long.parseUnsignedLong(f[2], 16), Long.parseUnsignedLong(f[3], 16));
             String what = f[0] + " (" + len + " bytes)";
             assertThat(HashingOutput.hash(input, 0, len)).as(what).isEqualTo(expected);
             assertThat(hashInChunks(input, 1)).as(what + " byte by byte").isEqualTo(expected);

@@ -2,10 +2,11 @@ package io.github.s3mergetree.engine.hash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
+
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
 
 class SipHash128Test {
 
@@ -116,9 +117,10 @@ class SipHash128Test {
                 assertThat(s.finish()).as("len %d split %d", len, split).isEqualTo(expected);
             }
             if (len >= 11) {
-                long v = java.nio.ByteBuffer.wrap(data, 3, 8)
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                        .getLong();
+                long v =
+                        java.nio.ByteBuffer.wrap(data, 3, 8)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                                .getLong();
                 SipHash128 s = new SipHash128();
                 s.update(data, 0, 3);
                 s.updateLong(v);

@@ -1,0 +1,126 @@
+package io.github.s3mergetree.engine.table;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.io.ByteArraySink;
+import io.github.s3mergetree.engine.part.PartitionData;
+import io.github.s3mergetree.engine.part.PartitionIds;
+import io.github.s3mergetree.engine.serde.ValueSerde;
+import io.github.s3mergetree.engine.sort.RowComparator;
+import io.github.s3mergetree.engine.sort.RowComparators;
+import io.github.s3mergetree.engine.sort.StableSort;
+import io.github.s3mergetree.engine.types.DataType;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Splits an insert block by partition and sorts each piece by the sorting key (ClickHouse's {@code
+ * MergeTreeDataWriter::splitBlockIntoParts} followed by the stable sort of {@code
+ * writeTempPart}). Rows with equal keys keep their arrival order.
+ */
+public final class BlockSplitter {
+    private BlockSplitter() {}
+
+    /** One piece per partition, in order of first appearance. */
+    public static List<PartitionedBlock> split(Block block, EvaluatedKeys keys) {
+        int rows = block.rows();
+        List<int[]> groups = new ArrayList<>();
+        List<byte[]> groupKeys = new ArrayList<>();
+        if (keys.partitionTypes().isEmpty()) {
+            int[] all = new int[rows];
+            for (int i = 0; i < rows; i++) {
+                all[i] = i;
+            }
+            groups.add(all);
+            groupKeys.add(new byte[0]);
+        } else {
+            Map<ByteBuffer, Integer> index = new LinkedHashMap<>();
+            int[] groupOf = new int[rows];
+            List<Integer> sizes = new ArrayList<>();
+            ByteArraySink scratch = new ByteArraySink(64);
+            for (int r = 0; r < rows; r++) {
+                scratch.reset();
+                for (int k = 0; k < keys.partitionTypes().size(); k++) {
+                    ValueSerde.write(
+                            keys.partitionTypes().get(k), keys.partitionColumns().get(k), r, scratch);
+                }
+                ByteBuffer key = ByteBuffer.wrap(scratch.toByteArray());
+                Integer g = index.get(key);
+                if (g == null) {
+                    g = index.size();
+                    index.put(key, g);
+                    sizes.add(0);
+                    groupKeys.add(key.array());
+                }
+                groupOf[r] = g;
+                sizes.set(g, sizes.get(g) + 1);
+            }
+            for (int s : sizes) {
+                groups.add(new int[s]);
+            }
+            int[] fill = new int[sizes.size()];
+            for (int r = 0; r < rows; r++) {
+                int g = groupOf[r];
+                groups.get(g)[fill[g]++] = r;
+            }
+        }
+
+        List<RowComparator> comparators = new ArrayList<>();
+        for (int k = 0; k < keys.sortingTypes().size(); k++) {
+            comparators.add(
+                    RowComparators.forColumn(
+                            keys.sortingTypes().get(k), keys.sortingColumns().get(k)));
+        }
+        RowComparator cmp = comparators.isEmpty() ? null : RowComparators.lexicographic(comparators);
+
+        List<PartitionedBlock> out = new ArrayList<>(groups.size());
+        for (int g = 0; g < groups.size(); g++) {
+            int[] rowsOfGroup = groups.get(g);
+            int[] perm = rowsOfGroup;
+            if (cmp != null) {
+                int[] order = StableSort.sortedPermutation(rowsOfGroup.length, (a, b) -> cmp.compare(rowsOfGroup[a], rowsOfGroup[b]));
+                perm = new int[order.length];
+                for (int i = 0; i < order.length; i++) {
+                    perm[i] = rowsOfGroup[order[i]];
+                }
+            }
+            boolean identity = perm.length == rows && isIdentity(perm);
+            Block sorted = identity ? block : block.permute(perm, perm.length);
+            List<Column> pkCols = new ArrayList<>();
+            for (int k = 0; k < keys.primaryKeySize(); k++) {
+                Column c = keys.sortingColumns().get(k);
+                pkCols.add(identity ? c : c.permute(perm, perm.length));
+            }
+            Block pk =
+                    new Block(
+                            keys.sortingNames().subList(0, keys.primaryKeySize()),
+                            keys.sortingTypes().subList(0, keys.primaryKeySize()),
+                            pkCols);
+            out.add(new PartitionedBlock(partitionData(keys, rowsOfGroup[0], groupKeys.get(g)), sorted, pk));
+        }
+        return out;
+    }
+
+    private static boolean isIdentity(int[] perm) {
+        for (int i = 0; i < perm.length; i++) {
+            if (perm[i] != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static PartitionData partitionData(EvaluatedKeys keys, int row, byte[] keyBytes) {
+        if (keys.partitionTypes().isEmpty()) {
+            return PartitionData.UNPARTITIONED;
+        }
+        List<DataType> types = keys.partitionTypes();
+        String id = PartitionIds.compute(types, keys.partitionColumns(), row);
+        return new PartitionData(
+                id, Arrays.copyOf(keyBytes, keyBytes.length), keys.minmaxColumns(), types);
+    }
+}
