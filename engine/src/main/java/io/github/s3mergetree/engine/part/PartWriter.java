@@ -8,6 +8,7 @@ import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.hash.SipHash128;
 import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
+import io.github.s3mergetree.engine.serde.StreamNames;
 import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
@@ -60,151 +61,294 @@ public final class PartWriter {
             Map<String, CompressionCodec> columnCodecs) {}
 
     /**
-     * Writes the part's files into {@code dir} (which must exist and be empty).
+     * Writes a whole part from one block into {@code dir} (which must exist and be empty).
      *
      * @return the part's checksums and statistics
      */
     public WrittenPartFiles write(Input input, Path dir) throws IOException {
         Block block = input.block();
-        int rows = block.rows();
-        if (rows == 0) {
+        if (block.rows() == 0) {
             throw new IllegalArgumentException("cannot write a part of 0 rows");
         }
-        if (input.primaryKey().columnCount() > 0 && input.primaryKey().rows() != rows) {
-            throw new IllegalArgumentException(
-                    "primary key has " + input.primaryKey().rows() + " rows, block has " + rows);
+        try (Output out =
+                open(
+                        dir,
+                        block.names(),
+                        block.types(),
+                        input.primaryKey().names(),
+                        input.primaryKey().types(),
+                        input.partition(),
+                        input.columnCodecs())) {
+            out.write(block, input.primaryKey());
+            return out.finish();
         }
-        int[] granules = granules(block);
-        Checksums checksums = new Checksums();
-        String marksExt = options.adaptive() ? ".mrk2" : ".mrk";
+    }
 
-        List<BulkSerialization> serializations = new ArrayList<>();
-        List<List<StreamWriter>> columnStreams = new ArrayList<>();
-        Map<String, StreamWriter> byName = new LinkedHashMap<>();
-        try {
-            for (int c = 0; c < block.columnCount(); c++) {
-                String name = block.names().get(c);
-                BulkSerialization s = BulkSerialization.forColumn(name, block.types().get(c));
-                CompressionCodec codec =
-                        input.columnCodecs().getOrDefault(name, options.defaultCodec());
-                List<StreamWriter> streams = new ArrayList<>();
-                for (String stream : s.streams()) {
-                    StreamWriter w =
-                            new StreamWriter(
-                                    dir,
-                                    fileName(stream),
-                                    codec,
-                                    options.minCompressBlockSize(),
-                                    options.maxCompressBlockSize(),
-                                    options.adaptive());
-                    streams.add(w);
-                    byName.put(stream, w);
+    /**
+     * Starts writing a part into {@code dir} (which must exist and be empty) from blocks that
+     * arrive one after another, already in sorting-key order (a merge's output). Memory stays
+     * bounded by one block plus the compression buffers.
+     */
+    public Output open(
+            Path dir,
+            List<String> names,
+            List<DataType> types,
+            List<String> primaryKeyNames,
+            List<DataType> primaryKeyTypes,
+            PartitionData partition,
+            Map<String, CompressionCodec> columnCodecs)
+            throws IOException {
+        return new Output(
+                dir, names, types, primaryKeyNames, primaryKeyTypes, partition, columnCodecs);
+    }
+
+    /**
+     * A part being written block by block. Granules never span two {@link #write} calls for
+     * adaptive parts; for non-adaptive ({@code .mrk}) parts rows are buffered so that every granule
+     * but the last holds exactly {@code index_granularity} rows. Closing without {@link #finish()}
+     * abandons the part (the caller deletes the directory).
+     */
+    public final class Output implements AutoCloseable {
+        private final Path dir;
+        private final List<String> names;
+        private final List<DataType> types;
+        private final PartitionData partition;
+        private final List<BulkSerialization> serializations = new ArrayList<>();
+        private final List<List<StreamWriter>> columnStreams = new ArrayList<>();
+        private final Map<String, StreamWriter> byName = new LinkedHashMap<>();
+        private final ByteArraySink primaryIndex = new ByteArraySink(1024);
+        private final List<DataType> pkTypes;
+        private final List<String> pkNames;
+        private final Block extremes;
+        private byte[] lastKey = new byte[0];
+        private Block pending;
+        private Block pendingKey;
+        private int perGranule;
+        private long rows;
+        private int marks;
+        private long bytesInMemory;
+        private boolean finished;
+        private boolean closed;
+
+        private Output(
+                Path dir,
+                List<String> names,
+                List<DataType> types,
+                List<String> pkNames,
+                List<DataType> pkTypes,
+                PartitionData partition,
+                Map<String, CompressionCodec> codecs)
+                throws IOException {
+            this.dir = dir;
+            this.names = List.copyOf(names);
+            this.types = List.copyOf(types);
+            this.pkNames = List.copyOf(pkNames);
+            this.pkTypes = List.copyOf(pkTypes);
+            this.partition = partition;
+            List<DataType> minmaxTypes = new ArrayList<>();
+            for (String col : partition.minmaxColumns()) {
+                int idx = names.indexOf(col);
+                if (idx < 0) {
+                    throw new IllegalArgumentException(
+                            "partition key column " + col + " is not among the part's columns");
                 }
-                serializations.add(s);
-                columnStreams.add(streams);
+                minmaxTypes.add(types.get(idx));
             }
-            for (int c = 0; c < block.columnCount(); c++) {
-                serializations.get(c).writePrefix(byName::get);
+            this.extremes = Block.empty(partition.minmaxColumns(), minmaxTypes, 16);
+            try {
+                for (int c = 0; c < names.size(); c++) {
+                    String name = names.get(c);
+                    BulkSerialization s = BulkSerialization.forColumn(name, types.get(c));
+                    CompressionCodec codec = codecs.getOrDefault(name, options.defaultCodec());
+                    List<StreamWriter> streams = new ArrayList<>();
+                    for (String stream : s.streams()) {
+                        StreamWriter w =
+                                new StreamWriter(
+                                        dir,
+                                        fileName(stream),
+                                        codec,
+                                        options.minCompressBlockSize(),
+                                        options.maxCompressBlockSize(),
+                                        options.adaptive());
+                        streams.add(w);
+                        byName.put(stream, w);
+                    }
+                    serializations.add(s);
+                    columnStreams.add(streams);
+                }
+                for (BulkSerialization s : serializations) {
+                    s.writePrefix(byName::get);
+                }
+            } catch (IOException | RuntimeException e) {
+                close();
+                throw e;
             }
-            int from = 0;
-            for (int g : granules) {
-                for (int c = 0; c < block.columnCount(); c++) {
+        }
+
+        /** Appends sorted rows; {@code primaryKey} holds the primary key columns of the same rows. */
+        public void write(Block block, Block primaryKey) throws IOException {
+            if (finished || closed) {
+                throw new IllegalStateException("part output is finished");
+            }
+            int n = block.rows();
+            if (n == 0) {
+                return;
+            }
+            if (!pkTypes.isEmpty() && primaryKey.rows() != n) {
+                throw new IllegalArgumentException(
+                        "primary key has " + primaryKey.rows() + " rows, block has " + n);
+            }
+            if (perGranule == 0) {
+                perGranule = granuleRows(block);
+            }
+            bytesInMemory += block.byteSize();
+            updateExtremes(block);
+            if (options.adaptive()) {
+                writeGranules(block, primaryKey, n);
+                return;
+            }
+            // non-adaptive: only whole granules, the remainder waits for more rows
+            if (pending == null) {
+                pending = block.newEmpty(perGranule);
+                pendingKey = primaryKey.newEmpty(perGranule);
+            }
+            pending.appendRange(block, 0, n);
+            if (!pkTypes.isEmpty()) {
+                pendingKey.appendRange(primaryKey, 0, n);
+            }
+            int whole = pending.rows() / perGranule * perGranule;
+            if (whole > 0) {
+                writeGranules(pending, pendingKey, whole);
+                Block rest = pending.newEmpty(perGranule);
+                rest.appendRange(pending, whole, pending.rows());
+                Block restKey = pendingKey.newEmpty(perGranule);
+                if (!pkTypes.isEmpty()) {
+                    restKey.appendRange(pendingKey, whole, pendingKey.rows());
+                }
+                pending = rest;
+                pendingKey = restKey;
+            }
+        }
+
+        private void writeGranules(Block block, Block key, int count) {
+            for (int from = 0; from < count; from += perGranule) {
+                int g = Math.min(perGranule, count - from);
+                for (int c = 0; c < names.size(); c++) {
                     for (StreamWriter w : columnStreams.get(c)) {
                         w.mark(g);
                     }
                     serializations.get(c).serialize(block.column(c), from, from + g, byName::get);
                 }
-                from += g;
+                if (!pkTypes.isEmpty()) {
+                    writeKeyRow(key, from, primaryIndex);
+                }
+                marks++;
+            }
+            rows += count;
+            if (!pkTypes.isEmpty()) {
+                ByteArraySink last = new ByteArraySink(64);
+                writeKeyRow(key, count - 1, last);
+                lastKey = last.toByteArray();
+            }
+        }
+
+        private void updateExtremes(Block block) {
+            for (int i = 0; i < extremes.columnCount(); i++) {
+                int idx = names.indexOf(extremes.names().get(i));
+                int[] mm = minMaxRows(types.get(idx), block.column(idx));
+                if (mm != null) {
+                    extremes.column(i).appendFrom(block.column(idx), mm[0]);
+                    extremes.column(i).appendFrom(block.column(idx), mm[1]);
+                }
+            }
+        }
+
+        /** Writes the remaining rows, the final marks and the metadata files. */
+        public WrittenPartFiles finish() throws IOException {
+            if (finished) {
+                throw new IllegalStateException("part output is already finished");
+            }
+            if (pending != null && pending.rows() > 0) {
+                writeGranules(pending, pendingKey, pending.rows());
+                pending = null;
+            }
+            if (rows == 0) {
+                throw new IllegalStateException("cannot write a part of 0 rows");
             }
             if (options.adaptive()) {
                 for (StreamWriter w : byName.values()) {
                     w.mark(0);
                 }
             }
-            for (StreamWriter w : byName.values()) {
-                if (options.fsync()) {
+            if (options.fsync()) {
+                for (StreamWriter w : byName.values()) {
                     w.sync();
                 }
             }
-        } finally {
             closeAll(byName.values());
-        }
-        for (StreamWriter w : byName.values()) {
-            checksums.add(w.name() + ".bin", w.checksum());
-            writeListed(dir, w.name() + marksExt, w.marks().toByteArray(), checksums);
+            closed = true;
+            Checksums checksums = new Checksums();
+            String marksExt = options.adaptive() ? ".mrk2" : ".mrk";
+            for (StreamWriter w : byName.values()) {
+                checksums.add(w.name() + ".bin", w.checksum());
+                writeListed(dir, w.name() + marksExt, w.marks().toByteArray(), checksums);
+            }
+            if (!pkTypes.isEmpty()) {
+                if (options.adaptive()) {
+                    primaryIndex.write(lastKey, 0, lastKey.length);
+                }
+                writeListed(dir, "primary.idx", primaryIndex.toByteArray(), checksums);
+            }
+            if (partition.partitioned()) {
+                writeListed(dir, "partition.dat", partition.keyBytes(), checksums);
+                for (int i = 0; i < extremes.columnCount(); i++) {
+                    String col = extremes.names().get(i);
+                    writeListed(
+                            dir,
+                            "minmax_" + fileName(StreamNames.escape(col)) + ".idx",
+                            minMax(extremes.types().get(i), extremes.column(i)),
+                            checksums);
+                }
+            }
+            writeListed(dir, "count.txt", ascii(Long.toString(rows)), checksums);
+            writeUnlisted(dir, "columns.txt", columnsTxt(names, types));
+            writeUnlisted(
+                    dir,
+                    "default_compression_codec.txt",
+                    ascii("CODEC(" + options.defaultCodec().clickHouseName() + ")"));
+            writeUnlisted(dir, "metadata_version.txt", ascii("0"));
+            writeUnlisted(dir, "checksums.txt", checksums.serialize());
+            if (options.fsync()) {
+                syncDirectory(dir);
+            }
+            finished = true;
+            return new WrittenPartFiles((int) Math.min(rows, Integer.MAX_VALUE), marks, checksums, bytesInMemory);
         }
 
-        if (input.primaryKey().columnCount() > 0) {
-            writeListed(dir, "primary.idx", primaryIndex(input.primaryKey(), granules), checksums);
-        }
-        PartitionData partition = input.partition();
-        if (partition.partitioned()) {
-            writeListed(dir, "partition.dat", partition.keyBytes(), checksums);
-            for (String col : partition.minmaxColumns()) {
-                int idx = block.indexOf(col);
-                if (idx < 0) {
-                    throw new IllegalArgumentException(
-                            "partition key column " + col + " is not in the block");
-                }
-                writeListed(
-                        dir,
-                        "minmax_" + fileName(io.github.s3mergetree.engine.serde.StreamNames.escape(col)) + ".idx",
-                        minMax(block.types().get(idx), block.column(idx)),
-                        checksums);
+        @Override
+        public void close() throws IOException {
+            if (!closed) {
+                closed = true;
+                closeAll(byName.values());
             }
         }
-        writeListed(dir, "count.txt", ascii(Integer.toString(rows)), checksums);
-        writeUnlisted(dir, "columns.txt", columnsTxt(block));
-        writeUnlisted(
-                dir,
-                "default_compression_codec.txt",
-                ascii("CODEC(" + options.defaultCodec().clickHouseName() + ")"));
-        writeUnlisted(dir, "metadata_version.txt", ascii("0"));
-        writeUnlisted(dir, "checksums.txt", checksums.serialize());
-        if (options.fsync()) {
-            syncDirectory(dir);
-        }
-        return new WrittenPartFiles(rows, granules.length, checksums, block.byteSize());
     }
 
     /** Rows per granule, as ClickHouse's {@code computeIndexGranularityImpl} chooses them. */
-    int[] granules(Block block) {
-        int rows = block.rows();
-        int perGranule;
+    int granuleRows(Block block) {
         if (!options.adaptive()) {
-            perGranule = options.indexGranularity();
+            return options.indexGranularity();
+        }
+        int rows = block.rows();
+        long bytes = block.byteSize();
+        long igb = options.indexGranularityBytes();
+        long g;
+        if (bytes >= igb) {
+            g = rows / (bytes / igb);
         } else {
-            long bytes = block.byteSize();
-            long igb = options.indexGranularityBytes();
-            long g;
-            if (bytes >= igb) {
-                long granulesInBlock = bytes / igb;
-                g = rows / granulesInBlock;
-            } else {
-                long perRow = Math.max(bytes / rows, 1);
-                g = igb / perRow;
-            }
-            perGranule = (int) Math.max(1, Math.min(options.indexGranularity(), g));
+            g = igb / Math.max(bytes / rows, 1);
         }
-        int n = (rows + perGranule - 1) / perGranule;
-        int[] out = new int[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = Math.min(perGranule, rows - i * perGranule);
-        }
-        return out;
-    }
-
-    private byte[] primaryIndex(Block pk, int[] granules) {
-        ByteArraySink out = new ByteArraySink(granules.length * 16 + 16);
-        int row = 0;
-        for (int g : granules) {
-            writeKeyRow(pk, row, out);
-            row += g;
-        }
-        if (options.adaptive()) {
-            writeKeyRow(pk, pk.rows() - 1, out);
-        }
-        return out.toByteArray();
+        return (int) Math.max(1, Math.min(options.indexGranularity(), g));
     }
 
     private static void writeKeyRow(Block pk, int row, ByteArraySink out) {
@@ -213,8 +357,8 @@ public final class PartWriter {
         }
     }
 
-    /** min then max of a column, NULLs and NaNs ignored (ClickHouse's {@code getExtremes}). */
-    static byte[] minMax(DataType type, Column column) {
+    /** Rows of the smallest and largest value, NULLs and NaNs ignored; null if there is none. */
+    static int[] minMaxRows(DataType type, Column column) {
         RowComparator cmp = RowComparators.forColumn(type, column);
         int min = -1;
         int max = -1;
@@ -232,16 +376,22 @@ public final class PartWriter {
                 max = r;
             }
         }
+        return min < 0 ? null : new int[] {min, max};
+    }
+
+    /** min then max of a column (ClickHouse's {@code getExtremes}): {@code minmax_*.idx}. */
+    static byte[] minMax(DataType type, Column column) {
+        int[] mm = minMaxRows(type, column);
         ByteArraySink out = new ByteArraySink(32);
-        if (min < 0) {
+        if (mm == null) {
             if (!(type instanceof NullableType)) {
                 throw new IllegalStateException("no min/max for column of type " + type.name());
             }
             out.writeByte(1);
             out.writeByte(1);
         } else {
-            ValueSerde.write(type, column, min, out);
-            ValueSerde.write(type, column, max, out);
+            ValueSerde.write(type, column, mm[0], out);
+            ValueSerde.write(type, column, mm[1], out);
         }
         return out.toByteArray();
     }
@@ -253,12 +403,12 @@ public final class PartWriter {
                 : streamName;
     }
 
-    static byte[] columnsTxt(Block block) {
+    static byte[] columnsTxt(List<String> names, List<DataType> types) {
         StringBuilder s = new StringBuilder("columns format version: 1\n");
-        s.append(block.columnCount()).append(" columns:\n");
-        for (int c = 0; c < block.columnCount(); c++) {
+        s.append(names.size()).append(" columns:\n");
+        for (int c = 0; c < names.size(); c++) {
             s.append('`');
-            String n = block.names().get(c);
+            String n = names.get(c);
             for (int i = 0; i < n.length(); i++) {
                 char ch = n.charAt(i);
                 if (ch == '`' || ch == '\\') {
@@ -266,7 +416,7 @@ public final class PartWriter {
                 }
                 s.append(ch);
             }
-            s.append("` ").append(block.types().get(c).name()).append('\n');
+            s.append("` ").append(types.get(c).name()).append('\n');
         }
         return s.toString().getBytes(StandardCharsets.UTF_8);
     }
