@@ -183,7 +183,7 @@ public final class PartReader {
      * Whether the part's {@code serialization.json} declares the size-stream String layout for a
      * column of {@code type}; sparse columns are refused with a clear error.
      */
-    private boolean stringsWithSizeStream(DataType type) throws IOException {
+    boolean stringsWithSizeStream(DataType type) throws IOException {
         Path f = dir.resolve("serialization.json");
         if (!Files.exists(f)) {
             return false;
@@ -199,6 +199,14 @@ public final class PartReader {
         boolean propagate =
                 json.contains("\"propagate_types_serialization_versions_to_nested_types\":true");
         return propagate || type.kind() == io.github.s3mergetree.engine.types.TypeKind.STRING;
+    }
+
+    /**
+     * Reads the named columns sequentially in blocks of at most {@code maxRows} rows, with
+     * bounded memory (for merges).
+     */
+    public PartBlockReader blocks(List<String> columns, int maxRows) throws IOException {
+        return new PartBlockReader(this, columns, maxRows);
     }
 
     /** Reads every column of the part. */

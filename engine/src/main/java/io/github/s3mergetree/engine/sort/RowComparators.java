@@ -33,16 +33,28 @@ public final class RowComparators {
 
     /** A comparator for rows of {@code column}, a column of {@code type}. */
     public static RowComparator forColumn(DataType type, Column column) {
+        return forColumns(type, column, column);
+    }
+
+    /**
+     * A comparator of row {@code a} of {@code left} with row {@code b} of {@code right}, two
+     * columns of {@code type} (rows of different blocks, as a k-way merge compares them). The
+     * columns' backing arrays are captured: build a new comparator after appending to them.
+     */
+    public static RowComparator forColumns(DataType type, Column left, Column right) {
+        Column column = left;
         if (type instanceof LowCardinalityType lc) {
-            return forColumn(lc.nested(), column);
+            return forColumns(lc.nested(), left, right);
         }
         if (type instanceof NullableType n) {
             NullableColumn nc = (NullableColumn) column;
+            NullableColumn rc = (NullableColumn) right;
             byte[] nulls = nc.nullMap().data();
-            RowComparator nested = forColumn(n.nested(), nc.nested());
+            byte[] rnulls = rc.nullMap().data();
+            RowComparator nested = forColumns(n.nested(), nc.nested(), rc.nested());
             return (a, b) -> {
                 boolean na = nulls[a] != 0;
-                boolean nb = nulls[b] != 0;
+                boolean nb = rnulls[b] != 0;
                 if (na || nb) {
                     return na == nb ? 0 : na ? 1 : -1;
                 }
@@ -50,16 +62,17 @@ public final class RowComparators {
             };
         }
         if (type instanceof MapType m) {
-            return forColumn(m.storageType(), column);
+            return forColumns(m.storageType(), left, right);
         }
         if (type instanceof ArrayType at) {
             ArrayColumn ac = (ArrayColumn) column;
-            RowComparator el = forColumn(at.element(), ac.elements());
+            ArrayColumn rc = (ArrayColumn) right;
+            RowComparator el = forColumns(at.element(), ac.elements(), rc.elements());
             return (a, b) -> {
                 int sa = ac.start(a);
                 int la = ac.end(a) - sa;
-                int sb = ac.start(b);
-                int lb = ac.end(b) - sb;
+                int sb = rc.start(b);
+                int lb = rc.end(b) - sb;
                 for (int i = 0; i < Math.min(la, lb); i++) {
                     int c = el.compare(sa + i, sb + i);
                     if (c != 0) {
@@ -71,9 +84,10 @@ public final class RowComparators {
         }
         if (type instanceof TupleType t) {
             TupleColumn tc = (TupleColumn) column;
+            TupleColumn rc = (TupleColumn) right;
             RowComparator[] cs = new RowComparator[tc.arity()];
             for (int i = 0; i < cs.length; i++) {
-                cs[i] = forColumn(t.elements().get(i), tc.element(i));
+                cs[i] = forColumns(t.elements().get(i), tc.element(i), rc.element(i));
             }
             return lexicographic(List.of(cs));
         }
@@ -81,63 +95,70 @@ public final class RowComparators {
         switch (type.physicalType()) {
             case BYTE -> {
                 byte[] d = ((ByteColumn) column).data();
+                byte[] e = ((ByteColumn) right).data();
                 return unsigned
-                        ? (a, b) -> Integer.compare(d[a] & 0xFF, d[b] & 0xFF)
-                        : (a, b) -> Byte.compare(d[a], d[b]);
+                        ? (a, b) -> Integer.compare(d[a] & 0xFF, e[b] & 0xFF)
+                        : (a, b) -> Byte.compare(d[a], e[b]);
             }
             case SHORT -> {
                 short[] d = ((ShortColumn) column).data();
+                short[] e = ((ShortColumn) right).data();
                 return unsigned
-                        ? (a, b) -> Integer.compare(d[a] & 0xFFFF, d[b] & 0xFFFF)
-                        : (a, b) -> Short.compare(d[a], d[b]);
+                        ? (a, b) -> Integer.compare(d[a] & 0xFFFF, e[b] & 0xFFFF)
+                        : (a, b) -> Short.compare(d[a], e[b]);
             }
             case INT -> {
                 int[] d = ((IntColumn) column).data();
+                int[] e = ((IntColumn) right).data();
                 return unsigned
-                        ? (a, b) -> Integer.compareUnsigned(d[a], d[b])
-                        : (a, b) -> Integer.compare(d[a], d[b]);
+                        ? (a, b) -> Integer.compareUnsigned(d[a], e[b])
+                        : (a, b) -> Integer.compare(d[a], e[b]);
             }
             case LONG -> {
                 long[] d = ((LongColumn) column).data();
+                long[] e = ((LongColumn) right).data();
                 return unsigned
-                        ? (a, b) -> Long.compareUnsigned(d[a], d[b])
-                        : (a, b) -> Long.compare(d[a], d[b]);
+                        ? (a, b) -> Long.compareUnsigned(d[a], e[b])
+                        : (a, b) -> Long.compare(d[a], e[b]);
             }
             case FLOAT -> {
                 float[] d = ((FloatColumn) column).data();
-                return (a, b) -> compareFloat(d[a], d[b]);
+                float[] e = ((FloatColumn) right).data();
+                return (a, b) -> compareFloat(d[a], e[b]);
             }
             case DOUBLE -> {
                 double[] d = ((DoubleColumn) column).data();
-                return (a, b) -> compareFloat(d[a], d[b]);
+                double[] e = ((DoubleColumn) right).data();
+                return (a, b) -> compareFloat(d[a], e[b]);
             }
             case FIXED_BYTES -> {
-                return fixedBytes(type, (FixedBytesColumn) column);
+                return fixedBytes(type, (FixedBytesColumn) column, (FixedBytesColumn) right);
             }
             case STRING -> {
                 StringColumn sc = (StringColumn) column;
-                return (a, b) -> {
-                    byte[] bytes = sc.bytes();
-                    return Arrays.compareUnsigned(
-                            bytes, sc.start(a), sc.end(a), bytes, sc.start(b), sc.end(b));
-                };
+                StringColumn rc = (StringColumn) right;
+                return (a, b) ->
+                        Arrays.compareUnsigned(
+                                sc.bytes(), sc.start(a), sc.end(a), rc.bytes(), rc.start(b), rc.end(b));
             }
             default -> throw new IllegalArgumentException("cannot compare " + type.name());
         }
     }
 
-    private static RowComparator fixedBytes(DataType type, FixedBytesColumn c) {
+    private static RowComparator fixedBytes(
+            DataType type, FixedBytesColumn c, FixedBytesColumn r) {
         int w = c.width();
         byte[] d = c.data();
+        byte[] e = r.data();
         TypeKind k = type.kind();
         if (k == TypeKind.FIXED_STRING || k == TypeKind.IPV6) {
-            return (a, b) -> Arrays.compareUnsigned(d, a * w, a * w + w, d, b * w, b * w + w);
+            return (a, b) -> Arrays.compareUnsigned(d, a * w, a * w + w, e, b * w, b * w + w);
         }
         if (k == TypeKind.UUID) {
             // stored as LE(high64) LE(low64): compare high then low, unsigned
             return (a, b) -> {
-                int c1 = Long.compareUnsigned(le64(d, a * w), le64(d, b * w));
-                return c1 != 0 ? c1 : Long.compareUnsigned(le64(d, a * w + 8), le64(d, b * w + 8));
+                int c1 = Long.compareUnsigned(le64(d, a * w), le64(e, b * w));
+                return c1 != 0 ? c1 : Long.compareUnsigned(le64(d, a * w + 8), le64(e, b * w + 8));
             };
         }
         boolean signed = !type.isUnsigned();
@@ -147,7 +168,7 @@ public final class RowComparators {
             int pb = b * w;
             for (int i = w - 1; i >= 0; i--) {
                 int x = d[pa + i] & 0xFF;
-                int y = d[pb + i] & 0xFF;
+                int y = e[pb + i] & 0xFF;
                 if (i == w - 1 && signed) {
                     x = (byte) x;
                     y = (byte) y;

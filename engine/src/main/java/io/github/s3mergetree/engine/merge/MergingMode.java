@@ -1,0 +1,45 @@
+package io.github.s3mergetree.engine.merge;
+
+import java.util.List;
+
+/**
+ * What a merge does with rows whose sorting keys are equal, per table engine: keep them all
+ * (MergeTree), keep the newest (ReplacingMergeTree), add up numeric columns (SummingMergeTree), or
+ * cancel +1/−1 pairs (CollapsingMergeTree).
+ *
+ * @param kind the engine family
+ * @param versionColumn ReplacingMergeTree's {@code ver}, or null
+ * @param isDeletedColumn ReplacingMergeTree's {@code is_deleted}, or null (rows are kept, as
+ *     ClickHouse keeps them without {@code CLEANUP})
+ * @param sumColumns SummingMergeTree's columns to sum; empty = every numeric column outside the
+ *     sorting key
+ * @param signColumn CollapsingMergeTree's {@code sign}, or null
+ */
+public record MergingMode(
+        Kind kind,
+        String versionColumn,
+        String isDeletedColumn,
+        List<String> sumColumns,
+        String signColumn) {
+    /** The engine families. */
+    public enum Kind {
+        ORDINARY,
+        REPLACING,
+        SUMMING,
+        COLLAPSING
+    }
+
+    public static final MergingMode ORDINARY = new MergingMode(Kind.ORDINARY, null, null, List.of(), null);
+
+    public static MergingMode replacing(String version, String isDeleted) {
+        return new MergingMode(Kind.REPLACING, version, isDeleted, List.of(), null);
+    }
+
+    public static MergingMode summing(List<String> columns) {
+        return new MergingMode(Kind.SUMMING, null, null, List.copyOf(columns), null);
+    }
+
+    public static MergingMode collapsing(String sign) {
+        return new MergingMode(Kind.COLLAPSING, null, null, List.of(), sign);
+    }
+}

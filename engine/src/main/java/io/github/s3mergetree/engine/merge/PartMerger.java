@@ -1,0 +1,263 @@
+package io.github.s3mergetree.engine.merge;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.part.PartBlockReader;
+import io.github.s3mergetree.engine.part.PartReader;
+import io.github.s3mergetree.engine.part.PartWriter;
+import io.github.s3mergetree.engine.part.PartitionData;
+import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.sort.RowComparator;
+import io.github.s3mergetree.engine.sort.RowComparators;
+import io.github.s3mergetree.engine.types.DataType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Merges sorted parts of one partition into one part (ClickHouse's {@code MergeTask} with the
+ * horizontal algorithm): a streaming k-way merge over blocks of {@code merge_max_block_size} rows
+ * read lazily from each source, so memory stays bounded by one block per source whatever the part
+ * sizes. Rows with equal keys keep the order of the sources (older block numbers first) and, per
+ * engine, are kept, replaced, summed or collapsed ({@link MergingMode}).
+ *
+ * <p>Progress is observable while the merge runs ({@link Progress}), and a merge can be cancelled
+ * between blocks.
+ */
+public final class PartMerger {
+    private final PartWriter writer;
+
+    public PartMerger(PartWriter writer) {
+        this.writer = writer;
+    }
+
+    /** Live counters of one merge, like a row of ClickHouse's {@code system.merges}. */
+    public static final class Progress {
+        final AtomicLong rowsRead = new AtomicLong();
+        final AtomicLong rowsWritten = new AtomicLong();
+        final AtomicLong bytesReadUncompressed = new AtomicLong();
+        final AtomicBoolean cancelled = new AtomicBoolean();
+
+        public long rowsRead() {
+            return rowsRead.get();
+        }
+
+        public long rowsWritten() {
+            return rowsWritten.get();
+        }
+
+        public long bytesReadUncompressed() {
+            return bytesReadUncompressed.get();
+        }
+
+        /** Asks the merge to stop at the next block boundary. */
+        public void cancel() {
+            cancelled.set(true);
+        }
+
+        public boolean isCancelled() {
+            return cancelled.get();
+        }
+    }
+
+    /** Thrown by {@link #merge} when its {@link Progress} was cancelled. */
+    public static final class MergeCancelledException extends IOException {
+        public MergeCancelledException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Merges {@code sources} (ordered by block number) into a new part written in {@code outDir}.
+     *
+     * @return what was written
+     */
+    public WrittenPartFiles merge(
+            List<PartReader> sources,
+            MergeSpec spec,
+            PartitionData partition,
+            Path outDir,
+            Progress progress)
+            throws IOException {
+        if (sources.isEmpty()) {
+            throw new IllegalArgumentException("nothing to merge");
+        }
+        for (PartReader p : sources) {
+            if (!p.columnNames().equals(spec.columnNames())
+                    || !p.columnTypes().equals(spec.columnTypes())) {
+                throw new IllegalArgumentException(
+                        "part "
+                                + p.directory()
+                                + " has columns "
+                                + p.columnNames()
+                                + " "
+                                + p.columnTypes()
+                                + ", the table has "
+                                + spec.columnNames()
+                                + " "
+                                + spec.columnTypes());
+            }
+        }
+        Files.createDirectories(outDir);
+        List<Cursor> cursors = new ArrayList<>();
+        for (int i = 0; i < sources.size(); i++) {
+            PartBlockReader r = sources.get(i).blocks(spec.columnNames(), spec.mergeMaxBlockSize());
+            Cursor c = new Cursor(i, r, spec, progress);
+            if (c.load()) {
+                cursors.add(c);
+            }
+        }
+        List<String> pkNames = spec.sortingKey().columnNames().subList(0, spec.primaryKeySize());
+        List<DataType> pkTypes = spec.sortingKey().types().subList(0, spec.primaryKeySize());
+        try (PartWriter.Output out =
+                writer.open(
+                        outDir,
+                        spec.columnNames(),
+                        spec.columnTypes(),
+                        pkNames,
+                        pkTypes,
+                        partition,
+                        spec.columnCodecs())) {
+            OutputBuffer buffer = new OutputBuffer(spec, out, progress);
+            RowReducer reducer = RowReducer.create(spec, buffer);
+            PriorityQueue<Cursor> heap = new PriorityQueue<>(Cursor::compareTo);
+            heap.addAll(cursors);
+            while (!heap.isEmpty()) {
+                if (progress.isCancelled()) {
+                    throw new MergeCancelledException("merge into " + outDir + " was cancelled");
+                }
+                Cursor c = heap.poll();
+                Cursor next = heap.peek();
+                int end = c.pos + 1;
+                int rows = c.block.rows();
+                if (next == null) {
+                    end = rows;
+                } else {
+                    while (end < rows && c.compareRowTo(end, next) <= 0) {
+                        end++;
+                    }
+                }
+                reducer.accept(c.block, c.keys, c.pos, end);
+                c.pos = end;
+                if (c.pos < rows || c.load()) {
+                    heap.add(c);
+                }
+            }
+            reducer.finish();
+            buffer.flush();
+            return out.finish();
+        }
+    }
+
+    /** One source part being read: its current block, evaluated sort key and position. */
+    static final class Cursor implements Comparable<Cursor> {
+        final int index;
+        final PartBlockReader reader;
+        final MergeSpec spec;
+        final Progress progress;
+        Block block;
+        List<Column> keys;
+        int pos;
+        long generation;
+        private Cursor cachedOther;
+        private long cachedOtherGeneration = -1;
+        private long cachedGeneration = -1;
+        private RowComparator cached;
+
+        Cursor(int index, PartBlockReader reader, MergeSpec spec, Progress progress) {
+            this.index = index;
+            this.reader = reader;
+            this.spec = spec;
+            this.progress = progress;
+        }
+
+        /** Loads the next block; false at the end of the part. */
+        boolean load() {
+            if (!reader.hasNext()) {
+                block = null;
+                return false;
+            }
+            block = reader.next();
+            keys = spec.sortingKey().evaluate(block, spec.evaluation());
+            pos = 0;
+            generation++;
+            progress.rowsRead.addAndGet(block.rows());
+            progress.bytesReadUncompressed.addAndGet(block.byteSize());
+            return block.rows() > 0 || load();
+        }
+
+        private RowComparator against(Cursor other) {
+            if (cached == null
+                    || cachedOther != other
+                    || cachedOtherGeneration != other.generation
+                    || cachedGeneration != generation) {
+                List<RowComparator> parts = new ArrayList<>();
+                List<DataType> types = spec.sortingKey().types();
+                for (int k = 0; k < types.size(); k++) {
+                    parts.add(RowComparators.forColumns(types.get(k), keys.get(k), other.keys.get(k)));
+                }
+                cached = parts.isEmpty() ? (a, b) -> 0 : RowComparators.lexicographic(parts);
+                cachedOther = other;
+                cachedOtherGeneration = other.generation;
+                cachedGeneration = generation;
+            }
+            return cached;
+        }
+
+        /** Compares row {@code row} of this cursor's block with {@code other}'s current row. */
+        int compareRowTo(int row, Cursor other) {
+            int c = against(other).compare(row, other.pos);
+            return c != 0 ? c : Integer.compare(index, other.index);
+        }
+
+        @Override
+        public int compareTo(Cursor other) {
+            return compareRowTo(pos, other);
+        }
+    }
+
+    /** Collects output rows into blocks of merge_max_block_size and writes them. */
+    static final class OutputBuffer implements RowReducer.RowSink {
+        private final MergeSpec spec;
+        private final PartWriter.Output out;
+        private final Progress progress;
+        private Block block;
+
+        OutputBuffer(MergeSpec spec, PartWriter.Output out, Progress progress) {
+            this.spec = spec;
+            this.out = out;
+            this.progress = progress;
+        }
+
+        @Override
+        public void append(Block src, int from, int to) throws IOException {
+            if (block == null) {
+                block = src.newEmpty(spec.mergeMaxBlockSize());
+            }
+            block.appendRange(src, from, to);
+            if (block.rows() >= spec.mergeMaxBlockSize()) {
+                flush();
+            }
+        }
+
+        void flush() throws IOException {
+            if (block == null || block.rows() == 0) {
+                return;
+            }
+            List<Column> keys = spec.sortingKey().evaluate(block, spec.evaluation());
+            Block pk =
+                    new Block(
+                            spec.sortingKey().columnNames().subList(0, spec.primaryKeySize()),
+                            spec.sortingKey().types().subList(0, spec.primaryKeySize()),
+                            keys.subList(0, spec.primaryKeySize()));
+            out.write(block, pk);
+            progress.rowsWritten.addAndGet(block.rows());
+            block = block.newEmpty(spec.mergeMaxBlockSize());
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.github.s3mergetree.engine.part;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.Columns;
+import io.github.s3mergetree.engine.compress.CompressedBlockReader;
+import io.github.s3mergetree.engine.io.ByteSource;
+import io.github.s3mergetree.engine.serde.BulkSerialization;
+import io.github.s3mergetree.engine.serde.DeserializationState;
+import io.github.s3mergetree.engine.types.DataType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads some columns of a part sequentially in blocks of at most {@code maxRows} rows, decompressing
+ * lazily (one compressed block per stream at a time), so merges hold only the compressed files and
+ * one block of rows per source part in memory. Every compressed block's checksum is verified as it
+ * is read.
+ */
+public final class PartBlockReader {
+    private final List<String> names;
+    private final List<DataType> types;
+    private final List<BulkSerialization> serializations = new ArrayList<>();
+    private final List<Map<String, ByteSource>> sources = new ArrayList<>();
+    private final List<DeserializationState> states = new ArrayList<>();
+    private final long totalRows;
+    private final int maxRows;
+    private long rowsRead;
+
+    PartBlockReader(PartReader part, List<String> columns, int maxRows) throws IOException {
+        if (maxRows <= 0) {
+            throw new IllegalArgumentException("maxRows must be positive, got " + maxRows);
+        }
+        this.maxRows = maxRows;
+        this.totalRows = part.rows();
+        this.names = List.copyOf(columns);
+        List<DataType> t = new ArrayList<>();
+        for (String col : columns) {
+            int i = part.columnNames().indexOf(col);
+            if (i < 0) {
+                throw new IllegalArgumentException(
+                        "part " + part.directory() + " has no column " + col);
+            }
+            DataType type = part.columnTypes().get(i);
+            t.add(type);
+            BulkSerialization s =
+                    BulkSerialization.forColumn(col, type, part.stringsWithSizeStream(type));
+            Map<String, ByteSource> streams = new HashMap<>();
+            for (String stream : s.streams()) {
+                Path f = part.directory().resolve(PartWriter.fileName(stream) + ".bin");
+                streams.put(stream, new CompressedSource(Files.readAllBytes(f), f.toString()));
+            }
+            DeserializationState state = new DeserializationState();
+            s.readPrefix(streams::get, state);
+            serializations.add(s);
+            sources.add(streams);
+            states.add(state);
+        }
+        this.types = List.copyOf(t);
+    }
+
+    public List<String> names() {
+        return names;
+    }
+
+    public List<DataType> types() {
+        return types;
+    }
+
+    /** Whether rows remain. */
+    public boolean hasNext() {
+        return rowsRead < totalRows;
+    }
+
+    /** The next block of at most {@code maxRows} rows. */
+    public Block next() {
+        int n = (int) Math.min(maxRows, totalRows - rowsRead);
+        List<Column> cols = new ArrayList<>(names.size());
+        for (int c = 0; c < names.size(); c++) {
+            Column col = Columns.create(types.get(c), n);
+            serializations.get(c).deserialize(col, n, sources.get(c)::get, states.get(c));
+            cols.add(col);
+        }
+        rowsRead += n;
+        return new Block(names, types, cols);
+    }
+
+    /** A {@link ByteSource} over a compressed stream, decompressing block by block. */
+    private static final class CompressedSource implements ByteSource {
+        private final CompressedBlockReader reader;
+
+        CompressedSource(byte[] file, String name) {
+            this.reader = new CompressedBlockReader(file, name);
+        }
+
+        @Override
+        public int readByte() {
+            return reader.readByte();
+        }
+
+        @Override
+        public void readFully(byte[] b, int off, int len) {
+            reader.readFully(b, off, len);
+        }
+
+        @Override
+        public boolean eof() {
+            return reader.eof();
+        }
+
+        @Override
+        public int readShortLE() {
+            return reader.readShortLE() & 0xFFFF;
+        }
+
+        @Override
+        public int readIntLE() {
+            return reader.readIntLE();
+        }
+
+        @Override
+        public long readLongLE() {
+            return reader.readLongLE();
+        }
+
+        @Override
+        public long readVarUInt() {
+            return reader.readVarUInt();
+        }
+    }
+}
