@@ -1,0 +1,241 @@
+package io.github.s3mergetree.source.s3;
+
+import io.github.s3mergetree.source.s3.format.Compression;
+import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
+import io.github.s3mergetree.source.s3.s3.GlobPattern;
+import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
+import java.net.URI;
+import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * Builds an {@link S3Source}. Settings are checked in {@link #build()}, whose messages name the
+ * offending value.
+ */
+@PublicEvolving
+public final class S3SourceBuilder<T> {
+    private String location;
+    private URI endpoint;
+    private String region;
+    private boolean pathStyle;
+    private String accessKey;
+    private String secretKey;
+    private S3ObjectFormat<T> format;
+    private final Configuration options = new Configuration();
+
+    S3SourceBuilder() {}
+
+    /**
+     * {@code s3://bucket/glob} or {@code file:///directory/glob}, with ClickHouse's glob syntax:
+     * {@code *}, {@code **}, {@code ?}, {@code {a,b}}, {@code {N..M}}.
+     */
+    public S3SourceBuilder<T> setLocation(String location) {
+        this.location = location;
+        return this;
+    }
+
+    /** An S3-compatible endpoint instead of AWS's (e.g. {@code http://127.0.0.1:9000}). */
+    public S3SourceBuilder<T> setEndpoint(URI endpoint) {
+        this.endpoint = endpoint;
+        return this;
+    }
+
+    /** The AWS region (default {@code us-east-1}). */
+    public S3SourceBuilder<T> setRegion(String region) {
+        this.region = region;
+        return this;
+    }
+
+    /** Path-style URLs ({@code endpoint/bucket/key}), as most S3-compatible servers need. */
+    public S3SourceBuilder<T> setPathStyleAccess(boolean pathStyle) {
+        this.pathStyle = pathStyle;
+        return this;
+    }
+
+    /** Static credentials; without them the AWS default credentials chain is used. */
+    public S3SourceBuilder<T> setCredentials(String accessKey, String secretKey) {
+        this.accessKey = accessKey;
+        this.secretKey = secretKey;
+        return this;
+    }
+
+    /** Use the AWS default credentials chain (the default). */
+    public S3SourceBuilder<T> useDefaultCredentials() {
+        this.accessKey = null;
+        this.secretKey = null;
+        return this;
+    }
+
+    /** The format that decodes objects into records. */
+    public S3SourceBuilder<T> setFormat(S3ObjectFormat<T> format) {
+        this.format = format;
+        return this;
+    }
+
+    /** Connect timeout ({@code s3_connect_timeout_ms}). */
+    public S3SourceBuilder<T> setConnectTimeout(Duration timeout) {
+        options.set(S3SourceOptions.S3_CONNECT_TIMEOUT_MS, timeout.toMillis());
+        return this;
+    }
+
+    /** Idle socket timeout ({@code s3_request_timeout_ms}). */
+    public S3SourceBuilder<T> setRequestTimeout(Duration timeout) {
+        options.set(S3SourceOptions.S3_REQUEST_TIMEOUT_MS, timeout.toMillis());
+        return this;
+    }
+
+    /** Read what matches now and finish (the default). */
+    public S3SourceBuilder<T> setBounded() {
+        options.removeConfig(S3SourceOptions.DISCOVERY_INTERVAL);
+        return this;
+    }
+
+    /** Never finish: list again every {@code discoveryInterval} and read new objects. */
+    public S3SourceBuilder<T> setContinuous(Duration discoveryInterval, DiscoveryMode mode) {
+        options.set(S3SourceOptions.DISCOVERY_INTERVAL, discoveryInterval);
+        options.set(S3SourceOptions.S3QUEUE_MODE, mode);
+        return this;
+    }
+
+    /** Sets one of {@link S3SourceOptions}. */
+    public <V> S3SourceBuilder<T> setOption(ConfigOption<V> option, V value) {
+        options.set(option, value);
+        return this;
+    }
+
+    /** Sets every option present in {@code config}. */
+    public S3SourceBuilder<T> setOptions(ReadableConfig config) {
+        if (config instanceof Configuration c) {
+            options.addAll(c);
+        } else {
+            throw new IllegalArgumentException(
+                    "options must be a Configuration, got " + config.getClass().getName());
+        }
+        return this;
+    }
+
+    /** Validates the settings and builds the source. */
+    public S3Source<T> build() {
+        if (format == null) {
+            throw new IllegalArgumentException("a format is required: call setFormat(...)");
+        }
+        if (location == null || location.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "a location is required: setLocation(\"s3://bucket/glob\")");
+        }
+        checkPositive(S3SourceOptions.MAX_DOWNLOAD_THREADS);
+        checkPositive(S3SourceOptions.MAX_BLOCK_SIZE);
+        checkPositive(S3SourceOptions.S3_RETRY_ATTEMPTS);
+        checkPositive(S3SourceOptions.LIST_THREADS);
+        checkPositive(S3SourceOptions.S3QUEUE_TRACKED_FILES_LIMIT);
+        long buffer = options.get(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE);
+        if (buffer < 1 || buffer > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(
+                    "max_download_buffer_size must be in [1, 2 GiB), got " + buffer);
+        }
+        int page = options.get(S3SourceOptions.S3_LIST_OBJECT_KEYS_SIZE);
+        if (page < 1 || page > 1000) {
+            throw new IllegalArgumentException(
+                    "s3_list_object_keys_size must be in [1, 1000], got " + page);
+        }
+        for (ConfigOption<Long> o :
+                java.util.List.of(
+                        S3SourceOptions.S3_MAX_GET_RPS,
+                        S3SourceOptions.SPLIT_SIZE,
+                        S3SourceOptions.S3QUEUE_TRACKED_FILE_TTL_SEC,
+                        S3SourceOptions.S3_RETRY_INITIAL_BACKOFF_MS)) {
+            if (options.get(o) < 0) {
+                throw new IllegalArgumentException(
+                        o.key() + " must be >= 0, got " + options.get(o));
+            }
+        }
+        if (options.get(S3SourceOptions.S3_RETRY_MAX_BACKOFF_MS)
+                < options.get(S3SourceOptions.S3_RETRY_INITIAL_BACKOFF_MS)) {
+            throw new IllegalArgumentException(
+                    "s3_retry_max_backoff_ms ("
+                            + options.get(S3SourceOptions.S3_RETRY_MAX_BACKOFF_MS)
+                            + ") must be >= s3_retry_initial_backoff_ms ("
+                            + options.get(S3SourceOptions.S3_RETRY_INITIAL_BACKOFF_MS)
+                            + ")");
+        }
+        if (options.get(S3SourceOptions.S3QUEUE_LOADING_RETRIES) < 0) {
+            throw new IllegalArgumentException(
+                    "s3queue_loading_retries must be >= 0, got "
+                            + options.get(S3SourceOptions.S3QUEUE_LOADING_RETRIES));
+        }
+        options.getOptional(S3SourceOptions.DISCOVERY_INTERVAL)
+                .ifPresent(
+                        d -> {
+                            if (d.isNegative() || d.isZero()) {
+                                throw new IllegalArgumentException(
+                                        "discovery-interval must be positive, got " + d);
+                            }
+                        });
+        try {
+            java.time.ZoneId.of(options.get(S3SourceOptions.SESSION_TIMEZONE));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "session_timezone '"
+                            + options.get(S3SourceOptions.SESSION_TIMEZONE)
+                            + "' is not a time zone",
+                    e);
+        }
+        Compression.of(options.get(S3SourceOptions.COMPRESSION), "x");
+
+        ObjectStoreConfig store;
+        String glob;
+        if (location.startsWith("s3://")) {
+            String rest = location.substring("s3://".length());
+            int slash = rest.indexOf('/');
+            String bucket = slash < 0 ? rest : rest.substring(0, slash);
+            glob = slash < 0 ? "**" : rest.substring(slash + 1);
+            if (bucket.isEmpty() || bucket.contains("*") || bucket.contains("{")) {
+                throw new IllegalArgumentException(
+                        "location '" + location + "' must name one bucket without globs");
+            }
+            if (glob.isEmpty()) {
+                glob = "**";
+            }
+            store =
+                    ObjectStoreConfig.s3(
+                            bucket,
+                            endpoint,
+                            region,
+                            pathStyle,
+                            accessKey,
+                            secretKey,
+                            Duration.ofMillis(options.get(S3SourceOptions.S3_CONNECT_TIMEOUT_MS)),
+                            Duration.ofMillis(options.get(S3SourceOptions.S3_REQUEST_TIMEOUT_MS)),
+                            options.get(S3SourceOptions.MAX_DOWNLOAD_THREADS) * 2 + 8);
+        } else if (location.startsWith("file://")) {
+            if (endpoint != null || accessKey != null) {
+                throw new IllegalArgumentException(
+                        "location '" + location + "' is local: endpoint and credentials do not apply");
+            }
+            String path = location.substring("file://".length());
+            if (!path.startsWith("/")) {
+                throw new IllegalArgumentException(
+                        "location '" + location + "' must be an absolute file:///path");
+            }
+            store = ObjectStoreConfig.localDirectory("/");
+            glob = path.substring(1);
+        } else {
+            throw new IllegalArgumentException(
+                    "location '" + location + "' must start with s3:// or file://");
+        }
+        GlobPattern pattern = GlobPattern.compile(glob);
+        return new S3Source<>(store, pattern, format, new Configuration(options));
+    }
+
+    private void checkPositive(ConfigOption<Integer> option) {
+        int v = options.get(option);
+        if (v < 1) {
+            throw new IllegalArgumentException(option.key() + " must be >= 1, got " + v);
+        }
+    }
+}

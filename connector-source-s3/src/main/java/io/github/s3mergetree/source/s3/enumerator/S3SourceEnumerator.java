@@ -1,0 +1,252 @@
+package io.github.s3mergetree.source.s3.enumerator;
+
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
+import io.github.s3mergetree.source.s3.s3.GlobPattern;
+import io.github.s3mergetree.source.s3.s3.ObjectLister;
+import io.github.s3mergetree.source.s3.s3.ObjectStoreClient;
+import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.s3.ObjectSummary;
+import io.github.s3mergetree.source.s3.s3.RetryPolicy;
+import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import javax.annotation.Nullable;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.configuration.ReadableConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists the pattern (once when bounded, every {@code discovery-interval} when continuous), turns
+ * new objects into splits and hands them out one at a time to readers that ask for one
+ * (pull-based: fast readers take more).
+ *
+ * <p>Listing runs on Flink's enumerator worker thread; all state changes run in the coordinator
+ * thread. In bounded mode no split is assigned before the listing completed, so a restored
+ * enumerator whose listing had not completed simply lists again.
+ */
+public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, S3EnumeratorState> {
+    private static final Logger LOG = LoggerFactory.getLogger(S3SourceEnumerator.class);
+
+    private final SplitEnumeratorContext<S3ObjectSplit> context;
+    private final ObjectStoreConfig storeConfig;
+    private final GlobPattern pattern;
+    private final ReadableConfig options;
+    private final SplitPlanner planner;
+    @Nullable private final Duration discoveryInterval;
+    private final LongSupplier clock;
+    private final DiscoveryState discovery;
+    private final ArrayDeque<S3ObjectSplit> pending = new ArrayDeque<>();
+    private final Set<Integer> waitingReaders = new LinkedHashSet<>();
+    private final Map<String, String> parked = new LinkedHashMap<>();
+    private final Map<String, Integer> failures = new LinkedHashMap<>();
+    private final S3SourceMetrics metrics;
+    private boolean initialListingDone;
+    private ObjectStoreClient client;
+    private ObjectLister lister;
+
+    public S3SourceEnumerator(
+            SplitEnumeratorContext<S3ObjectSplit> context,
+            ObjectStoreConfig storeConfig,
+            GlobPattern pattern,
+            ReadableConfig options,
+            SplitPlanner planner,
+            @Nullable Duration discoveryInterval,
+            S3EnumeratorState state,
+            LongSupplier clock) {
+        this.context = context;
+        this.storeConfig = storeConfig;
+        this.pattern = pattern;
+        this.options = options;
+        this.planner = planner;
+        this.discoveryInterval = discoveryInterval;
+        this.clock = clock;
+        this.discovery =
+                new DiscoveryState(
+                        options.get(S3SourceOptions.S3QUEUE_MODE),
+                        options.get(S3SourceOptions.S3QUEUE_TRACKED_FILES_LIMIT),
+                        options.get(S3SourceOptions.S3QUEUE_TRACKED_FILE_TTL_SEC) * 1000);
+        this.discovery.restore(state.lastKey(), state.trackedKeys());
+        this.pending.addAll(state.pendingSplits());
+        this.parked.putAll(state.parkedObjects());
+        this.initialListingDone = state.initialListingDone();
+        this.startAfterSnapshot = discovery.startAfter();
+        this.metrics = new S3SourceMetrics(context.metricGroup());
+        context.metricGroup().setUnassignedSplitsGauge(() -> (long) pending.size());
+    }
+
+    @Override
+    public void start() {
+        client = storeConfig.createClient();
+        lister =
+                new ObjectLister(
+                        client,
+                        new RetryPolicy(
+                                options.get(S3SourceOptions.S3_RETRY_ATTEMPTS),
+                                options.get(S3SourceOptions.S3_RETRY_INITIAL_BACKOFF_MS),
+                                options.get(S3SourceOptions.S3_RETRY_MAX_BACKOFF_MS)),
+                        RetryPolicy.Sleeper.SYSTEM,
+                        metrics,
+                        options.get(S3SourceOptions.S3_LIST_OBJECT_KEYS_SIZE),
+                        options.get(S3SourceOptions.LIST_THREADS));
+        if (discoveryInterval == null) {
+            if (!initialListingDone) {
+                context.callAsync(this::listNew, this::onListed);
+            }
+        } else {
+            context.callAsync(this::listNew, this::onListed, 0, discoveryInterval.toMillis());
+        }
+    }
+
+    /** Runs on the worker thread. */
+    private List<ObjectSummary> listNew() throws IOException {
+        return lister.list(pattern, discoveryStartAfter());
+    }
+
+    private volatile String startAfterSnapshot;
+
+    private String discoveryStartAfter() {
+        return startAfterSnapshot;
+    }
+
+    /** Runs on the coordinator thread. */
+    private void onListed(List<ObjectSummary> objects, Throwable error) {
+        if (error != null) {
+            if (discoveryInterval == null) {
+                throw new RuntimeException(
+                        "listing " + storeConfig + " pattern '" + pattern + "' failed", error);
+            }
+            LOG.warn("Listing pattern '{}' failed; retrying at the next discovery", pattern, error);
+            return;
+        }
+        long now = clock.getAsLong();
+        discovery.expire(now);
+        int added = 0;
+        for (ObjectSummary o : objects) {
+            if (discoveryInterval != null && (!discovery.isNew(o) || parked.containsKey(o.key()))) {
+                continue;
+            }
+            discovery.markDiscovered(o, now);
+            List<S3ObjectSplit> splits = planner.plan(o);
+            pending.addAll(splits);
+            added += splits.size();
+        }
+        startAfterSnapshot = discovery.startAfter();
+        if (discoveryInterval == null) {
+            initialListingDone = true;
+            LOG.info(
+                    "Listed {} objects matching '{}' into {} splits", objects.size(), pattern, added);
+        } else if (added > 0) {
+            LOG.info("Discovered {} new splits matching '{}'", added, pattern);
+        }
+        assignPending();
+    }
+
+    private void assignPending() {
+        Iterator<Integer> it = waitingReaders.iterator();
+        while (it.hasNext()) {
+            int reader = it.next();
+            if (!context.registeredReaders().containsKey(reader)) {
+                it.remove();
+                continue;
+            }
+            S3ObjectSplit split = pending.poll();
+            if (split != null) {
+                context.assignSplit(split, reader);
+                it.remove();
+            } else if (discoveryInterval == null && initialListingDone) {
+                context.signalNoMoreSplits(reader);
+                it.remove();
+            } else {
+                break;
+            }
+        }
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
+        waitingReaders.add(subtaskId);
+        assignPending();
+    }
+
+    @Override
+    public void addSplitsBack(List<S3ObjectSplit> splits, int subtaskId) {
+        List<S3ObjectSplit> reversed = new ArrayList<>(splits);
+        java.util.Collections.reverse(reversed);
+        for (S3ObjectSplit s : reversed) {
+            pending.addFirst(s);
+        }
+        assignPending();
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        // readers ask for splits themselves
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
+        if (sourceEvent instanceof SplitFailedEvent f) {
+            S3ObjectSplit split = f.split();
+            int n = failures.merge(split.splitId(), 1, Integer::sum);
+            int retries = options.get(S3SourceOptions.S3QUEUE_LOADING_RETRIES);
+            if (n > retries) {
+                LOG.error(
+                        "Parking {} after {} failed attempts; it is not read again: {}",
+                        split,
+                        n,
+                        f.reason());
+                parked.put(split.key(), f.reason());
+                failures.remove(split.splitId());
+                metrics.parked();
+            } else {
+                LOG.warn(
+                        "Reading {} failed (attempt {} of {}), retrying from its last position: {}",
+                        split,
+                        n,
+                        retries + 1,
+                        f.reason());
+                pending.addLast(split);
+            }
+            assignPending();
+        }
+    }
+
+    @Override
+    public S3EnumeratorState snapshotState(long checkpointId) {
+        return new S3EnumeratorState(
+                new ArrayList<>(pending),
+                initialListingDone,
+                discovery.lastKey(),
+                discovery.tracked(),
+                parked);
+    }
+
+    /** The discovery state (tests). */
+    DiscoveryState discoveryState() {
+        return discovery;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (lister != null) {
+            lister.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+}

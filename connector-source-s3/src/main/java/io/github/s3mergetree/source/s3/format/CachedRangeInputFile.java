@@ -1,0 +1,147 @@
+package io.github.s3mergetree.source.s3.format;
+
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+
+/**
+ * A Parquet {@link InputFile} over an object in S3 that serves reads from byte ranges fetched in
+ * advance (the footer tail; the column chunks of the next row group, downloaded by parallel ranged
+ * GETs) and fetches anything else with one ranged GET. Why: parquet-hadoop reads a row group as
+ * many seeks and reads; each becoming a GET would be slow.
+ */
+final class CachedRangeInputFile implements InputFile {
+    private static final int MIN_FETCH = 64 * 1024;
+
+    private final FormatContext ctx;
+    private final S3ObjectSplit split;
+    private final List<Range> ranges = new ArrayList<>();
+
+    private record Range(long start, byte[] bytes, boolean pinned) {
+        long end() {
+            return start + bytes.length;
+        }
+    }
+
+    CachedRangeInputFile(FormatContext ctx, S3ObjectSplit split) {
+        this.ctx = ctx;
+        this.split = split;
+    }
+
+    /** Keeps {@code bytes} (starting at {@code start}) until {@link #dropUnpinned()}. */
+    void cache(long start, byte[] bytes, boolean pinned) {
+        ranges.add(new Range(start, bytes, pinned));
+    }
+
+    /** Fetches {@code [start, end)} into the cache. */
+    void fetch(long start, long end) throws IOException {
+        for (Range r : ranges) {
+            if (start >= r.start() && end <= r.end()) {
+                return; // already here (small objects: the footer tail holds everything)
+            }
+        }
+        cache(start, ctx.readFully(split, start, end), false);
+    }
+
+    void dropUnpinned() {
+        ranges.removeIf(r -> !r.pinned());
+    }
+
+    @Override
+    public long getLength() {
+        return split.objectSize();
+    }
+
+    private Range find(long pos) {
+        for (Range r : ranges) {
+            if (pos >= r.start() && pos < r.end()) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public SeekableInputStream newStream() {
+        return new SeekableInputStream() {
+            private long pos;
+
+            @Override
+            public long getPos() {
+                return pos;
+            }
+
+            @Override
+            public void seek(long newPos) {
+                pos = newPos;
+            }
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (pos >= split.objectSize()) {
+                    return -1;
+                }
+                if (len == 0) {
+                    return 0;
+                }
+                Range r = find(pos);
+                if (r == null) {
+                    long end = Math.min(split.objectSize(), pos + Math.max(len, MIN_FETCH));
+                    fetch(pos, end);
+                    r = find(pos);
+                }
+                int n = (int) Math.min(len, r.end() - pos);
+                System.arraycopy(r.bytes(), (int) (pos - r.start()), b, off, n);
+                pos += n;
+                return n;
+            }
+
+            @Override
+            public void readFully(byte[] bytes) throws IOException {
+                readFully(bytes, 0, bytes.length);
+            }
+
+            @Override
+            public void readFully(byte[] bytes, int start, int len) throws IOException {
+                int done = 0;
+                while (done < len) {
+                    int n = read(bytes, start + done, len - done);
+                    if (n < 0) {
+                        throw new EOFException(
+                                ctx.describe(split.key()) + ": unexpected end at " + pos);
+                    }
+                    done += n;
+                }
+            }
+
+            @Override
+            public int read(ByteBuffer buf) throws IOException {
+                int len = buf.remaining();
+                byte[] tmp = new byte[len];
+                int n = read(tmp, 0, len);
+                if (n > 0) {
+                    buf.put(tmp, 0, n);
+                }
+                return n;
+            }
+
+            @Override
+            public void readFully(ByteBuffer buf) throws IOException {
+                byte[] tmp = new byte[buf.remaining()];
+                readFully(tmp, 0, tmp.length);
+                buf.put(tmp);
+            }
+        };
+    }
+}

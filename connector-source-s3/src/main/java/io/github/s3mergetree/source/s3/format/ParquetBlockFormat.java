@@ -1,0 +1,284 @@
+package io.github.s3mergetree.source.s3.format;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.Columns;
+import io.github.s3mergetree.engine.convert.ValueConverter;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Parquet objects into columnar {@link Block}s of a {@link TargetSchema}, column by column.
+ *
+ * <p>Only the target's columns are fetched: for each row group the column chunks of those columns
+ * are downloaded (parallel ranged GETs when large) before decoding. A split of a large object owns
+ * the row groups whose midpoint lies in its byte range, so readers share one object without
+ * reading its footer in the enumerator. Positions are (row group index, rows emitted from it).
+ */
+@PublicEvolving
+public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
+    private static final long serialVersionUID = 1L;
+    private static final int TAIL_BYTES = 256 * 1024;
+    private static final long MERGE_GAP = 1024 * 1024;
+
+    private final TargetSchema schema;
+
+    public ParquetBlockFormat(TargetSchema schema) {
+        this.schema = java.util.Objects.requireNonNull(schema, "schema");
+    }
+
+    public TargetSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public TypeInformation<Block> getProducedType() {
+        return new BlockTypeInfo(schema);
+    }
+
+    @Override
+    public boolean isSplittable(String key) {
+        return true;
+    }
+
+    @Override
+    public FormatReader<Block> createReader(FormatContext context, S3ObjectSplit split)
+            throws IOException {
+        return new Reader(context, split);
+    }
+
+    private final class Reader implements FormatReader<Block> {
+        private final FormatContext ctx;
+        private final S3ObjectSplit split;
+        private final String object;
+        private final CachedRangeInputFile file;
+        private final ParquetFileReader reader;
+        private final List<BlockMetaData> rowGroups;
+        private final List<Integer> owned = new ArrayList<>();
+        private final ParquetColumnDecoder[] decoders;
+        private final List<String> requestedTop = new ArrayList<>();
+        private int ownedPos;
+        private int currentRowGroup = -1;
+        private long rowsInCurrent;
+        private long rowsReadInCurrent;
+        private long pendingSkip;
+
+        Reader(FormatContext ctx, S3ObjectSplit split) throws IOException {
+            this.ctx = ctx;
+            this.split = split;
+            this.object = ctx.describe(split.key());
+            long size = split.objectSize();
+            if (size < 12) {
+                throw new ObjectFormatException(
+                        object + ": not a Parquet file (" + size + " bytes, too small)");
+            }
+            this.file = new CachedRangeInputFile(ctx, split);
+            long tailStart = Math.max(0, size - TAIL_BYTES);
+            byte[] tail = ctx.readFully(split, tailStart, size);
+            int n = tail.length;
+            if (tail[n - 4] != 'P' || tail[n - 3] != 'A' || tail[n - 2] != 'R' || tail[n - 1] != '1') {
+                throw new ObjectFormatException(
+                        object
+                                + ": not a Parquet file (no PAR1 magic at the end, found '"
+                                + new String(tail, n - 4, 4, StandardCharsets.ISO_8859_1)
+                                + "')");
+            }
+            long footerLen =
+                    ByteBuffer.wrap(tail, n - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()
+                            & 0xFFFFFFFFL;
+            if (footerLen + 8 > n && footerLen + 8 <= size) {
+                tailStart = size - footerLen - 8;
+                tail = ctx.readFully(split, tailStart, size);
+            }
+            file.cache(tailStart, tail, true);
+            ParquetReadOptions options =
+                    new ParquetReadOptions.Builder(new PlainParquetConfiguration())
+                            .withCodecFactory(DecompressOnlyCodecFactory.INSTANCE)
+                            .build();
+            try {
+                this.reader = ParquetFileReader.open(file, options);
+            } catch (IOException | RuntimeException e) {
+                throw new ObjectFormatException(
+                        object + ": cannot read the Parquet footer: " + e.getMessage(), e);
+            }
+            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+            this.rowGroups = reader.getRowGroups();
+            for (int i = 0; i < rowGroups.size(); i++) {
+                BlockMetaData b = rowGroups.get(i);
+                long mid = b.getStartingPos() + b.getCompressedSize() / 2;
+                boolean mine =
+                        split.isWholeObject()
+                                || (mid >= split.rangeStart() && mid < split.rangeEnd());
+                if (mine && b.getRowCount() > 0) {
+                    owned.add(i);
+                }
+            }
+            ValueConverter converter = new ValueConverter(object, ctx.sessionZone());
+            decoders = new ParquetColumnDecoder[schema.size()];
+            List<Type> requested = new ArrayList<>();
+            for (int c = 0; c < schema.size(); c++) {
+                String name = schema.names().get(c);
+                if (!fileSchema.containsField(name)) {
+                    continue; // default values
+                }
+                List<ColumnDescriptor> leaves = new ArrayList<>();
+                for (ColumnDescriptor d : fileSchema.getColumns()) {
+                    if (d.getPath()[0].equals(name)) {
+                        leaves.add(d);
+                    }
+                }
+                if (leaves.size() != 1) {
+                    throw new ObjectFormatException(
+                            object
+                                    + ": column '"
+                                    + name
+                                    + "' is a Parquet group with "
+                                    + leaves.size()
+                                    + " leaf columns (struct or map), which cannot be read as "
+                                    + schema.types().get(c).name());
+                }
+                decoders[c] =
+                        new ParquetColumnDecoder(
+                                object,
+                                fileSchema,
+                                leaves.get(0),
+                                name,
+                                schema.types().get(c),
+                                converter,
+                                createdBy);
+                requested.add(fileSchema.getType(name));
+                requestedTop.add(name);
+            }
+            reader.setRequestedSchema(new MessageType(fileSchema.getName(), requested));
+            if (split.offset() != S3ObjectSplit.NOT_STARTED) {
+                while (ownedPos < owned.size() && owned.get(ownedPos) < split.offset()) {
+                    ownedPos++;
+                }
+                if (ownedPos < owned.size() && owned.get(ownedPos) == split.offset()) {
+                    pendingSkip = split.recordsToSkip();
+                }
+            }
+        }
+
+        private boolean openNextRowGroup() throws IOException {
+            if (ownedPos >= owned.size()) {
+                return false;
+            }
+            int rg = owned.get(ownedPos++);
+            BlockMetaData b = rowGroups.get(rg);
+            prefetchChunks(b);
+            PageReadStore store;
+            try {
+                store = reader.readRowGroup(rg);
+            } catch (IOException | RuntimeException e) {
+                throw new ObjectFormatException(
+                        object + ": row group " + rg + ": cannot read: " + e.getMessage(), e);
+            } finally {
+                file.dropUnpinned();
+            }
+            for (ParquetColumnDecoder d : decoders) {
+                if (d != null) {
+                    d.startRowGroup(rg, store);
+                }
+            }
+            currentRowGroup = rg;
+            rowsInCurrent = b.getRowCount();
+            rowsReadInCurrent = 0;
+            if (pendingSkip > 0) {
+                long skip = Math.min(pendingSkip, rowsInCurrent);
+                pendingSkip = 0;
+                while (skip > 0) {
+                    int n = (int) Math.min(skip, ctx.maxBlockSize());
+                    decode(n); // decoded and dropped: already emitted before the checkpoint
+                    skip -= n;
+                }
+            }
+            return true;
+        }
+
+        /** Downloads the requested columns' chunks of a row group, merging near ranges. */
+        private void prefetchChunks(BlockMetaData b) throws IOException {
+            List<long[]> ranges = new ArrayList<>();
+            for (ColumnChunkMetaData c : b.getColumns()) {
+                if (!requestedTop.contains(c.getPath().toArray()[0])) {
+                    continue;
+                }
+                ranges.add(new long[] {c.getStartingPos(), c.getStartingPos() + c.getTotalSize()});
+            }
+            ranges.sort((x, y) -> Long.compare(x[0], y[0]));
+            long s = -1;
+            long e = -1;
+            for (long[] r : ranges) {
+                if (s < 0) {
+                    s = r[0];
+                    e = r[1];
+                } else if (r[0] <= e + MERGE_GAP) {
+                    e = Math.max(e, r[1]);
+                } else {
+                    file.fetch(s, e);
+                    s = r[0];
+                    e = r[1];
+                }
+            }
+            if (s >= 0) {
+                file.fetch(s, Math.min(e, split.objectSize()));
+            }
+        }
+
+        private Block decode(int rows) throws IOException {
+            Block block = Block.empty(schema.names(), schema.types(), rows);
+            for (int c = 0; c < decoders.length; c++) {
+                Column col = block.column(c);
+                if (decoders[c] != null) {
+                    decoders[c].read(rows, col);
+                } else {
+                    DataType t = schema.types().get(c);
+                    for (int i = 0; i < rows; i++) {
+                        Columns.appendDefault(t, col);
+                    }
+                }
+            }
+            rowsReadInCurrent += rows;
+            return block;
+        }
+
+        @Override
+        public List<PositionedRecord<Block>> nextBatch() throws IOException {
+            while (currentRowGroup < 0 || rowsReadInCurrent >= rowsInCurrent) {
+                if (!openNextRowGroup()) {
+                    return null;
+                }
+            }
+            int n = (int) Math.min(ctx.maxBlockSize(), rowsInCurrent - rowsReadInCurrent);
+            Block block = decode(n);
+            PositionedRecord<Block> rec =
+                    rowsReadInCurrent >= rowsInCurrent
+                            ? new PositionedRecord<>(block, currentRowGroup + 1, 0)
+                            : new PositionedRecord<>(block, currentRowGroup, rowsReadInCurrent);
+            return List.of(rec);
+        }
+
+        @Override
+        public void close() throws IOException {
+            reader.close();
+        }
+    }
+}

@@ -1,0 +1,570 @@
+package io.github.s3mergetree.source.s3.format;
+
+import io.github.s3mergetree.engine.column.ArrayColumn;
+import io.github.s3mergetree.engine.column.ByteColumn;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.Columns;
+import io.github.s3mergetree.engine.column.DoubleColumn;
+import io.github.s3mergetree.engine.column.FixedBytesColumn;
+import io.github.s3mergetree.engine.column.FloatColumn;
+import io.github.s3mergetree.engine.column.IntColumn;
+import io.github.s3mergetree.engine.column.LongColumn;
+import io.github.s3mergetree.engine.column.NullableColumn;
+import io.github.s3mergetree.engine.column.ShortColumn;
+import io.github.s3mergetree.engine.column.StringColumn;
+import io.github.s3mergetree.engine.convert.ValueConverter;
+import io.github.s3mergetree.engine.types.ArrayType;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.DateTime64Type;
+import io.github.s3mergetree.engine.types.DecimalType;
+import io.github.s3mergetree.engine.types.FixedStringType;
+import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.NullableType;
+import io.github.s3mergetree.engine.types.TypeKind;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.UUID;
+import org.apache.parquet.VersionParser;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReaderImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.DateLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.EnumLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.JsonLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.StringLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.UUIDLogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Decodes one Parquet leaf column into a ClickHouse column, column-wise: definition and repetition
+ * levels become Nullable null maps and (nested) Array offsets, values are appended through fast
+ * paths for matching representations (ints, floats, strings, timestamps of every unit rescaled to
+ * DateTime64's precision, dates, decimals of equal scale, UUIDs) and through {@link
+ * ValueConverter} (ClickHouse's casting rules) otherwise, e.g. string → Enum8 by name.
+ *
+ * <p>Supported shapes: a primitive field (required / optional) and lists of lists of a primitive
+ * (3-level LIST, legacy 2-level lists and bare repeated fields) ↔ {@code Array(...)} of the same
+ * depth. Structs and maps are refused with a message naming the column.
+ */
+final class ParquetColumnDecoder {
+    private final String objectName;
+    private final String columnName;
+    private final ColumnDescriptor descriptor;
+    private final PrimitiveType ptype;
+    private final DataType targetType;
+    private final int depth; // list levels
+    private final int[] defOfRepeated; // index 1..depth
+    private final int maxDef;
+    private final DataType valueType; // leaf type without Nullable / LowCardinality
+    private final boolean leafNullable;
+    private final LeafSink sink;
+    private final ValueConverter converter;
+    private final VersionParser.ParsedVersion writerVersion;
+
+    private ColumnReader reader;
+    private long valuesLeft;
+    private long rowInRowGroup;
+    private int rowGroup;
+
+    ParquetColumnDecoder(
+            String objectName,
+            MessageType fileSchema,
+            ColumnDescriptor descriptor,
+            String columnName,
+            DataType targetType,
+            ValueConverter converter,
+            String createdBy)
+            throws ObjectFormatException {
+        this.objectName = objectName;
+        this.columnName = columnName;
+        this.descriptor = descriptor;
+        this.ptype = descriptor.getPrimitiveType();
+        this.targetType = targetType;
+        this.converter = converter;
+        VersionParser.ParsedVersion v = null;
+        try {
+            v = createdBy == null ? null : VersionParser.parse(createdBy);
+        } catch (Exception ignored) {
+            // unknown writer: no writer-specific workarounds
+        }
+        this.writerVersion = v;
+
+        String[] path = descriptor.getPath();
+        int rep = 0;
+        int def = 0;
+        int[] defRep = new int[descriptor.getMaxRepetitionLevel() + 1];
+        Type t = fileSchema;
+        for (String name : path) {
+            t = ((GroupType) t).getType(name);
+            if (t.isRepetition(Type.Repetition.OPTIONAL)) {
+                def++;
+            } else if (t.isRepetition(Type.Repetition.REPEATED)) {
+                def++;
+                rep++;
+                defRep[rep] = def;
+            }
+        }
+        this.depth = rep;
+        this.defOfRepeated = defRep;
+        this.maxDef = descriptor.getMaxDefinitionLevel();
+
+        DataType element = targetType;
+        for (int i = 0; i < depth; i++) {
+            DataType e = element instanceof LowCardinalityType lc ? lc.nested() : element;
+            if (!(e instanceof ArrayType a)) {
+                throw mismatch(
+                        "is a Parquet list nested "
+                                + depth
+                                + " deep, but the target type is not an Array of that depth");
+            }
+            element = a.element();
+        }
+        if (depth == 0 && element instanceof ArrayType) {
+            throw mismatch("is not a Parquet list, but the target type is an Array");
+        }
+        DataType leaf = element instanceof LowCardinalityType lc ? lc.nested() : element;
+        if (leaf instanceof NullableType n) {
+            this.leafNullable = true;
+            leaf = n.nested();
+        } else {
+            this.leafNullable = false;
+        }
+        if (leaf instanceof LowCardinalityType lc) {
+            leaf = lc.nested();
+        }
+        this.valueType = leaf;
+        this.sink = createSink();
+    }
+
+    private ObjectFormatException mismatch(String problem) {
+        return new ObjectFormatException(
+                objectName
+                        + ": column '"
+                        + columnName
+                        + "' ("
+                        + describeParquetType()
+                        + ") "
+                        + problem
+                        + " ("
+                        + targetType.name()
+                        + ")");
+    }
+
+    private String describeParquetType() {
+        LogicalTypeAnnotation a = ptype.getLogicalTypeAnnotation();
+        return "Parquet " + ptype.getPrimitiveTypeName() + (a == null ? "" : " " + a);
+    }
+
+    /** Starts reading row group {@code index}. */
+    void startRowGroup(int index, PageReadStore store) {
+        this.rowGroup = index;
+        this.reader =
+                new ColumnReaderImpl(
+                        descriptor,
+                        store.getPageReader(descriptor),
+                        new PrimitiveConverter() {},
+                        writerVersion);
+        this.valuesLeft = reader.getTotalValueCount();
+        this.rowInRowGroup = 0;
+    }
+
+    /** Appends the next {@code rows} rows of the row group to {@code target}. */
+    void read(int rows, Column target) throws ObjectFormatException {
+        ArrayColumn[] arrays = new ArrayColumn[depth + 1];
+        Column c = target;
+        for (int i = 1; i <= depth; i++) {
+            arrays[i] = (ArrayColumn) c;
+            c = arrays[i].elements();
+        }
+        NullableColumn nullable = leafNullable ? (NullableColumn) c : null;
+        Column values = leafNullable ? nullable.nested() : c;
+        int started = 0;
+        int open = 0; // list levels currently open
+        try {
+            while (valuesLeft > 0) {
+                int r = reader.getCurrentRepetitionLevel();
+                int d = reader.getCurrentDefinitionLevel();
+                int level;
+                if (r == 0) {
+                    if (started == rows) {
+                        break;
+                    }
+                    while (open > 0) {
+                        arrays[open--].endRow();
+                    }
+                    started++;
+                    rowInRowGroup++;
+                    level = 1;
+                    if (depth > 0) {
+                        open = 1;
+                    }
+                } else {
+                    while (open > r) {
+                        arrays[open--].endRow();
+                    }
+                    level = r;
+                }
+                // descend: the list at 'level' is open; does it get an element?
+                boolean leaf = depth == 0;
+                while (!leaf) {
+                    if (d < defOfRepeated[level]) {
+                        break; // empty or null list at this level
+                    }
+                    if (level == depth) {
+                        leaf = true;
+                    } else {
+                        level++;
+                        open = level;
+                    }
+                }
+                if (leaf) {
+                    if (d == maxDef) {
+                        sink.append(reader, values);
+                        if (nullable != null) {
+                            nullable.addNotNull();
+                        }
+                    } else if (nullable != null) {
+                        nullable.addNull();
+                    } else {
+                        Columns.appendDefault(valueType, values);
+                    }
+                }
+                reader.consume();
+                valuesLeft--;
+            }
+            while (open > 0) {
+                arrays[open--].endRow();
+            }
+        } catch (RuntimeException e) {
+            throw new ObjectFormatException(
+                    objectName
+                            + ": row group "
+                            + rowGroup
+                            + ", row "
+                            + Math.max(0, rowInRowGroup - 1)
+                            + ", column '"
+                            + columnName
+                            + "' ("
+                            + describeParquetType()
+                            + " → "
+                            + targetType.name()
+                            + "): "
+                            + e.getMessage(),
+                    e);
+        }
+        if (started != rows) {
+            throw new ObjectFormatException(
+                    objectName
+                            + ": row group "
+                            + rowGroup
+                            + ", column '"
+                            + columnName
+                            + "' has fewer rows than the row group ("
+                            + started
+                            + " of "
+                            + rows
+                            + " requested)");
+        }
+    }
+
+    /** Appends the current value of a reader to a column. */
+    @FunctionalInterface
+    private interface LeafSink {
+        void append(ColumnReader r, Column c);
+    }
+
+    private LeafSink createSink() throws ObjectFormatException {
+        LogicalTypeAnnotation a = ptype.getLogicalTypeAnnotation();
+        TypeKind k = valueType.kind();
+        switch (ptype.getPrimitiveTypeName()) {
+            case BOOLEAN -> {
+                if (k == TypeKind.BOOL || k == TypeKind.UINT8 || k == TypeKind.INT8) {
+                    return (r, c) -> ((ByteColumn) c).add(r.getBoolean() ? (byte) 1 : 0);
+                }
+            }
+            case INT32 -> {
+                if (a == null || (a instanceof IntLogicalTypeAnnotation i && i.isSigned())) {
+                    int bits = a == null ? 32 : ((IntLogicalTypeAnnotation) a).getBitWidth();
+                    switch (k) {
+                        case INT32:
+                            return (r, c) -> ((IntColumn) c).add(r.getInteger());
+                        case INT64:
+                            return (r, c) -> ((LongColumn) c).add(r.getInteger());
+                        case FLOAT64:
+                            return (r, c) -> ((DoubleColumn) c).add(r.getInteger());
+                        case INT16:
+                            if (bits <= 16) {
+                                return (r, c) -> ((ShortColumn) c).add((short) r.getInteger());
+                            }
+                            break;
+                        case INT8:
+                            if (bits <= 8) {
+                                return (r, c) -> ((ByteColumn) c).add((byte) r.getInteger());
+                            }
+                            break;
+                        default:
+                            break;
+                    }
+                } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
+                    int bits = i.getBitWidth();
+                    switch (k) {
+                        case UINT32:
+                            return (r, c) -> ((IntColumn) c).add(r.getInteger());
+                        case UINT64:
+                        case INT64:
+                            return (r, c) -> ((LongColumn) c).add(r.getInteger() & 0xFFFFFFFFL);
+                        case UINT16:
+                            if (bits <= 16) {
+                                return (r, c) -> ((ShortColumn) c).add((short) r.getInteger());
+                            }
+                            break;
+                        case UINT8:
+                            if (bits <= 8) {
+                                return (r, c) -> ((ByteColumn) c).add((byte) r.getInteger());
+                            }
+                            break;
+                        default:
+                            break;
+                    }
+                } else if (a instanceof DateLogicalTypeAnnotation && k == TypeKind.DATE) {
+                    return (r, c) -> {
+                        int days = r.getInteger();
+                        if (days < 0 || days > 65535) {
+                            throw new IllegalArgumentException(
+                                    "date "
+                                            + LocalDate.ofEpochDay(days)
+                                            + " is outside the Date range 1970-01-01..2149-06-06");
+                        }
+                        ((ShortColumn) c).add((short) days);
+                    };
+                } else if (a instanceof DecimalLogicalTypeAnnotation d
+                        && valueType instanceof DecimalType t
+                        && t.scale() == d.getScale()
+                        && t.precision() >= d.getPrecision()) {
+                    if (t.fixedWidth() == 4) {
+                        return (r, c) -> ((IntColumn) c).add(r.getInteger());
+                    } else if (t.fixedWidth() == 8) {
+                        return (r, c) -> ((LongColumn) c).add(r.getInteger());
+                    }
+                }
+            }
+            case INT64 -> {
+                if (a == null || (a instanceof IntLogicalTypeAnnotation i && i.isSigned())) {
+                    if (k == TypeKind.INT64) {
+                        return (r, c) -> ((LongColumn) c).add(r.getLong());
+                    } else if (k == TypeKind.FLOAT64) {
+                        return (r, c) -> ((DoubleColumn) c).add(r.getLong());
+                    }
+                } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
+                    if (k == TypeKind.UINT64) {
+                        return (r, c) -> ((LongColumn) c).add(r.getLong());
+                    }
+                } else if (a instanceof TimestampLogicalTypeAnnotation ts) {
+                    int unitDigits =
+                            switch (ts.getUnit()) {
+                                case MILLIS -> 3;
+                                case MICROS -> 6;
+                                case NANOS -> 9;
+                            };
+                    if (valueType instanceof DateTime64Type dt) {
+                        int p = dt.precision();
+                        return (r, c) -> ((LongColumn) c).add(rescale(r.getLong(), unitDigits, p));
+                    } else if (k == TypeKind.DATETIME) {
+                        return (r, c) -> ((IntColumn) c).add(dateTime(rescale(r.getLong(), unitDigits, 0)));
+                    }
+                } else if (a instanceof DecimalLogicalTypeAnnotation d
+                        && valueType instanceof DecimalType t
+                        && t.scale() == d.getScale()
+                        && t.precision() >= d.getPrecision()
+                        && t.fixedWidth() == 8) {
+                    return (r, c) -> ((LongColumn) c).add(r.getLong());
+                }
+            }
+            case INT96 -> {
+                if (valueType instanceof DateTime64Type dt) {
+                    int p = dt.precision();
+                    return (r, c) -> ((LongColumn) c).add(int96Ticks(r.getBinary(), p));
+                } else if (k == TypeKind.DATETIME) {
+                    return (r, c) -> ((IntColumn) c).add(dateTime(int96Ticks(r.getBinary(), 0)));
+                }
+            }
+            case FLOAT -> {
+                if (k == TypeKind.FLOAT32) {
+                    return (r, c) -> ((FloatColumn) c).add(r.getFloat());
+                } else if (k == TypeKind.FLOAT64) {
+                    return (r, c) -> ((DoubleColumn) c).add(r.getFloat());
+                }
+            }
+            case DOUBLE -> {
+                if (k == TypeKind.FLOAT64) {
+                    return (r, c) -> ((DoubleColumn) c).add(r.getDouble());
+                }
+            }
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> {
+                boolean textual =
+                        a == null
+                                || a instanceof StringLogicalTypeAnnotation
+                                || a instanceof EnumLogicalTypeAnnotation
+                                || a instanceof JsonLogicalTypeAnnotation;
+                if (a instanceof UUIDLogicalTypeAnnotation && k == TypeKind.UUID) {
+                    return (r, c) -> ((FixedBytesColumn) c).add(uuidBytes(r.getBinary()), 0);
+                }
+                if (textual && k == TypeKind.STRING) {
+                    return (r, c) -> {
+                        Binary b = r.getBinary();
+                        ByteBuffer bb = b.toByteBuffer();
+                        if (bb.hasArray()) {
+                            ((StringColumn) c)
+                                    .add(bb.array(), bb.arrayOffset() + bb.position(), bb.remaining());
+                        } else {
+                            byte[] bytes = b.getBytes();
+                            ((StringColumn) c).add(bytes, 0, bytes.length);
+                        }
+                    };
+                }
+                if (textual && k == TypeKind.FIXED_STRING) {
+                    int n = ((FixedStringType) valueType).length();
+                    return (r, c) -> {
+                        byte[] bytes = r.getBinary().getBytes();
+                        if (bytes.length > n) {
+                            throw new IllegalArgumentException(
+                                    "too large value for FixedString(" + n + "): " + bytes.length + " bytes");
+                        }
+                        ((FixedBytesColumn) c).addPadded(bytes, 0, bytes.length);
+                    };
+                }
+            }
+        }
+        // Generic path: a Java value through ClickHouse's casting rules.
+        checkConvertible(a, k);
+        return (r, c) -> converter.append(valueType, c, javaValue(r, a), columnName, rowInRowGroup - 1);
+    }
+
+    private void checkConvertible(LogicalTypeAnnotation a, TypeKind k) throws ObjectFormatException {
+        switch (k) {
+            case TUPLE, MAP, ARRAY, NULLABLE, LOW_CARDINALITY ->
+                    throw mismatch("cannot be read as a " + k);
+            default -> {}
+        }
+        if (ptype.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BOOLEAN
+                && (k == TypeKind.STRING || k == TypeKind.UUID || k == TypeKind.DATETIME64
+                        || k == TypeKind.DATE || k == TypeKind.DATETIME)) {
+            throw mismatch("cannot be converted");
+        }
+    }
+
+    /** The current value as a Java object for {@link ValueConverter}. */
+    private Object javaValue(ColumnReader r, LogicalTypeAnnotation a) {
+        switch (ptype.getPrimitiveTypeName()) {
+            case BOOLEAN:
+                return r.getBoolean();
+            case INT32: {
+                int v = r.getInteger();
+                if (a instanceof DateLogicalTypeAnnotation) {
+                    return LocalDate.ofEpochDay(v);
+                } else if (a instanceof DecimalLogicalTypeAnnotation d) {
+                    return BigDecimal.valueOf(v, d.getScale());
+                } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
+                    return v & 0xFFFFFFFFL;
+                }
+                return v;
+            }
+            case INT64: {
+                long v = r.getLong();
+                if (a instanceof TimestampLogicalTypeAnnotation ts) {
+                    return switch (ts.getUnit()) {
+                        case MILLIS -> Instant.ofEpochMilli(v);
+                        case MICROS -> Instant.ofEpochSecond(Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1000);
+                        case NANOS -> Instant.ofEpochSecond(Math.floorDiv(v, 1_000_000_000L), Math.floorMod(v, 1_000_000_000L));
+                    };
+                } else if (a instanceof DecimalLogicalTypeAnnotation d) {
+                    return BigDecimal.valueOf(v, d.getScale());
+                } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
+                    return new BigInteger(Long.toUnsignedString(v));
+                }
+                return v;
+            }
+            case INT96:
+                return int96Instant(r.getBinary());
+            case FLOAT:
+                return r.getFloat();
+            case DOUBLE:
+                return r.getDouble();
+            default: {
+                Binary b = r.getBinary();
+                if (a instanceof DecimalLogicalTypeAnnotation d) {
+                    return new BigDecimal(new BigInteger(b.getBytes()), d.getScale());
+                } else if (a instanceof UUIDLogicalTypeAnnotation) {
+                    ByteBuffer bb = ByteBuffer.wrap(b.getBytes());
+                    return new UUID(bb.getLong(), bb.getLong());
+                }
+                return new String(b.getBytes(), StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    static long rescale(long v, int fromDigits, int toDigits) {
+        if (toDigits >= fromDigits) {
+            return Math.multiplyExact(v, pow10(toDigits - fromDigits));
+        }
+        return Math.floorDiv(v, pow10(fromDigits - toDigits));
+    }
+
+    private static long pow10(int n) {
+        long p = 1;
+        for (int i = 0; i < n; i++) {
+            p *= 10;
+        }
+        return p;
+    }
+
+    private static int dateTime(long seconds) {
+        if (seconds < 0 || seconds > 0xFFFFFFFFL) {
+            throw new IllegalArgumentException(
+                    "timestamp " + Instant.ofEpochSecond(seconds) + " is outside the DateTime range 1970..2106");
+        }
+        return (int) seconds;
+    }
+
+    private static final long JULIAN_EPOCH_DAY = 2_440_588L;
+
+    private static Instant int96Instant(Binary b) {
+        ByteBuffer bb = b.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        long nanosOfDay = bb.getLong();
+        long julianDay = bb.getInt() & 0xFFFFFFFFL;
+        return Instant.ofEpochSecond((julianDay - JULIAN_EPOCH_DAY) * 86400L, nanosOfDay);
+    }
+
+    static long int96Ticks(Binary b, int precision) {
+        Instant i = int96Instant(b);
+        return Math.addExact(
+                Math.multiplyExact(i.getEpochSecond(), pow10(precision)),
+                i.getNano() / pow10(9 - precision));
+    }
+
+    /** Parquet UUIDs are 16 big-endian bytes; ClickHouse keeps two little-endian halves. */
+    static byte[] uuidBytes(Binary b) {
+        byte[] in = b.getBytes();
+        byte[] out = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            out[i] = in[7 - i];
+            out[8 + i] = in[15 - i];
+        }
+        return out;
+    }
+}

@@ -1,0 +1,220 @@
+package io.github.s3mergetree.source.s3.options;
+
+import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * The tuning knobs of the {@link io.github.s3mergetree.source.s3.S3Source}, as Flink {@link
+ * ConfigOption}s.
+ *
+ * <p>Why one class: users who know ClickHouse's {@code s3()} table function and {@code S3Queue}
+ * engine find the same settings under the same names ({@code max_download_threads}, {@code
+ * s3_max_get_rps}, {@code s3queue_tracked_files_limit}, ...) with the same meaning and defaults.
+ * Options without a ClickHouse counterpart use dotted Flink-style keys.
+ */
+@PublicEvolving
+public final class S3SourceOptions {
+    private S3SourceOptions() {}
+
+    /** Parallel ranged GETs used to read one large object range (ClickHouse's setting). */
+    public static final ConfigOption<Integer> MAX_DOWNLOAD_THREADS =
+            ConfigOptions.key("max_download_threads")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription(
+                            "Number of parallel ranged GET requests that read one object range."
+                                    + " A range is downloaded in parallel when it is larger than"
+                                    + " 2 x max_download_buffer_size.");
+
+    /** Size of one ranged GET when an object is downloaded in parallel (ClickHouse's setting). */
+    public static final ConfigOption<Long> MAX_DOWNLOAD_BUFFER_SIZE =
+            ConfigOptions.key("max_download_buffer_size")
+                    .longType()
+                    .defaultValue(10L * 1024 * 1024)
+                    .withDescription(
+                            "Bytes fetched by one ranged GET in parallel downloads; at most"
+                                    + " max_download_threads buffers of this size are in memory"
+                                    + " per reader.");
+
+    /** GET requests per second per reader; 0 means unlimited (ClickHouse's setting). */
+    public static final ConfigOption<Long> S3_MAX_GET_RPS =
+            ConfigOptions.key("s3_max_get_rps")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "Limit on GET requests per second issued by one source reader"
+                                    + " (0 = unlimited).");
+
+    /** Keys requested per ListObjectsV2 call (ClickHouse's setting). */
+    public static final ConfigOption<Integer> S3_LIST_OBJECT_KEYS_SIZE =
+            ConfigOptions.key("s3_list_object_keys_size")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription("Maximum number of keys returned by one ListObjectsV2 call.");
+
+    /** Independent prefixes listed at the same time. */
+    public static final ConfigOption<Integer> LIST_THREADS =
+            ConfigOptions.key("s3.list.threads")
+                    .intType()
+                    .defaultValue(8)
+                    .withDescription(
+                            "Independent sub-prefixes (from {a,b} and {N..M} expansions of the"
+                                    + " pattern) listed in parallel.");
+
+    /** Attempts per S3 request before the read fails (ClickHouse's setting). */
+    public static final ConfigOption<Integer> S3_RETRY_ATTEMPTS =
+            ConfigOptions.key("s3_retry_attempts")
+                    .intType()
+                    .defaultValue(10)
+                    .withDescription(
+                            "Attempts per S3 request (list, head, ranged GET) on 503 SlowDown,"
+                                    + " 5xx, connection resets and truncated bodies. Reads"
+                                    + " resume from the last byte received.");
+
+    /** First retry backoff (ClickHouse's setting). */
+    public static final ConfigOption<Long> S3_RETRY_INITIAL_BACKOFF_MS =
+            ConfigOptions.key("s3_retry_initial_backoff_ms")
+                    .longType()
+                    .defaultValue(50L)
+                    .withDescription(
+                            "Backoff before the first retry; doubles per attempt, with full"
+                                    + " jitter.");
+
+    /** Largest retry backoff (ClickHouse's setting). */
+    public static final ConfigOption<Long> S3_RETRY_MAX_BACKOFF_MS =
+            ConfigOptions.key("s3_retry_max_backoff_ms")
+                    .longType()
+                    .defaultValue(5000L)
+                    .withDescription("Upper bound of the retry backoff.");
+
+    /** TCP connect timeout (ClickHouse's setting). */
+    public static final ConfigOption<Long> S3_CONNECT_TIMEOUT_MS =
+            ConfigOptions.key("s3_connect_timeout_ms")
+                    .longType()
+                    .defaultValue(10_000L)
+                    .withDescription("Connect timeout of S3 requests.");
+
+    /** Socket read timeout (ClickHouse's setting). */
+    public static final ConfigOption<Long> S3_REQUEST_TIMEOUT_MS =
+            ConfigOptions.key("s3_request_timeout_ms")
+                    .longType()
+                    .defaultValue(30_000L)
+                    .withDescription("Idle socket timeout of S3 requests.");
+
+    /** Rows per emitted block (ClickHouse's setting). */
+    public static final ConfigOption<Integer> MAX_BLOCK_SIZE =
+            ConfigOptions.key("max_block_size")
+                    .intType()
+                    .defaultValue(65536)
+                    .withDescription("Maximum rows per emitted columnar block.");
+
+    /** Objects larger than this are split so several readers share them. */
+    public static final ConfigOption<Long> SPLIT_SIZE =
+            ConfigOptions.key("s3.split.size")
+                    .longType()
+                    .defaultValue(128L * 1024 * 1024)
+                    .withDescription(
+                            "Objects larger than this are cut into byte ranges of about this size:"
+                                    + " Parquet by row groups (a row group belongs to the range"
+                                    + " holding its midpoint), uncompressed line formats at line"
+                                    + " ends. 0 disables splitting.");
+
+    /** How often a continuous source lists again; unset means bounded. */
+    public static final ConfigOption<Duration> DISCOVERY_INTERVAL =
+            ConfigOptions.key("discovery-interval")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "In continuous mode, how often the pattern is listed again for new"
+                                    + " objects. Unset: the source is bounded.");
+
+    /** Discovery mode of a continuous source (ClickHouse's S3Queue setting). */
+    public static final ConfigOption<DiscoveryMode> S3QUEUE_MODE =
+            ConfigOptions.key("s3queue_mode")
+                    .enumType(DiscoveryMode.class)
+                    .defaultValue(DiscoveryMode.UNORDERED)
+                    .withDescription(
+                            "ORDERED: keys arrive in lexicographic order, only the last key is"
+                                    + " kept. UNORDERED: processed keys are kept with a TTL and a"
+                                    + " maximum count.");
+
+    /** Maximum tracked keys in unordered mode (ClickHouse's S3Queue setting). */
+    public static final ConfigOption<Integer> S3QUEUE_TRACKED_FILES_LIMIT =
+            ConfigOptions.key("s3queue_tracked_files_limit")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription(
+                            "UNORDERED mode: the most object keys remembered as processed; the"
+                                    + " oldest are forgotten first.");
+
+    /** TTL of tracked keys in unordered mode (ClickHouse's S3Queue setting). */
+    public static final ConfigOption<Long> S3QUEUE_TRACKED_FILE_TTL_SEC =
+            ConfigOptions.key("s3queue_tracked_file_ttl_sec")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "UNORDERED mode: seconds a processed key is remembered (0 = until"
+                                    + " evicted by s3queue_tracked_files_limit).");
+
+    /** Attempts before a failing object is parked (ClickHouse's S3Queue setting). */
+    public static final ConfigOption<Integer> S3QUEUE_LOADING_RETRIES =
+            ConfigOptions.key("s3queue_loading_retries")
+                    .intType()
+                    .defaultValue(3)
+                    .withDescription(
+                            "Continuous mode: how often an object whose read fails is retried"
+                                    + " (from its last position) before it is parked and reported.");
+
+    /** Time zone for DateTime values without an explicit zone (ClickHouse's setting). */
+    public static final ConfigOption<String> SESSION_TIMEZONE =
+            ConfigOptions.key("session_timezone")
+                    .stringType()
+                    .defaultValue("UTC")
+                    .withDescription(
+                            "Time zone used to interpret date-times of columns whose type has no"
+                                    + " explicit time zone.");
+
+    /** Delimiter of CSV (ClickHouse's setting). */
+    public static final ConfigOption<String> FORMAT_CSV_DELIMITER =
+            ConfigOptions.key("format_csv_delimiter")
+                    .stringType()
+                    .defaultValue(",")
+                    .withDescription("Field delimiter of CSV input.");
+
+    /** Unknown input columns are skipped (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_SKIP_UNKNOWN_FIELDS =
+            ConfigOptions.key("input_format_skip_unknown_fields")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Input columns that the target schema does not name are ignored"
+                                    + " (otherwise they are an error).");
+
+    /** Compression of objects (ClickHouse's table-function argument). */
+    public static final ConfigOption<String> COMPRESSION =
+            ConfigOptions.key("compression_method")
+                    .stringType()
+                    .defaultValue("auto")
+                    .withDescription(
+                            "auto (by extension: .gz, .zst, .lz4, .xz, .bz2), none, gzip, zstd,"
+                                    + " lz4, xz, bz2.");
+
+    /** Whether the next object is opened while the current one is parsed. */
+    public static final ConfigOption<Boolean> PREFETCH =
+            ConfigOptions.key("remote_filesystem_read_prefetch")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Start downloading the next split while the current one is parsed.");
+
+    /** How discovered keys are remembered in continuous mode. */
+    @PublicEvolving
+    public enum DiscoveryMode {
+        /** Keys arrive in lexicographic order; the state is the last key. */
+        ORDERED,
+        /** Keys arrive in any order; the state is the set of recent keys (TTL + max count). */
+        UNORDERED
+    }
+}

@@ -1,0 +1,75 @@
+package io.github.s3mergetree.source.s3.reader;
+
+import io.github.s3mergetree.source.s3.enumerator.SplitFailedEvent;
+import io.github.s3mergetree.source.s3.format.PositionedRecord;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplitState;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+
+/**
+ * The source reader: one fetcher thread running an {@link S3SplitReader}, split state per split.
+ * Pull-based: it asks the enumerator for a split at start (two when prefetching, so the next split
+ * downloads while the current one is parsed) and for one more each time a split finishes.
+ */
+public final class S3SourceReader<T>
+        extends SingleThreadMultiplexSourceReaderBase<
+                PositionedRecord<T>, T, S3ObjectSplit, S3ObjectSplitState> {
+
+    private final Map<String, String> failures;
+
+    /**
+     * @param failures split id → reason of splits whose read failed (continuous mode), filled by
+     *     the split reader; null in bounded mode
+     */
+    public S3SourceReader(
+            Supplier<SplitReader<PositionedRecord<T>, S3ObjectSplit>> splitReaderSupplier,
+            Configuration config,
+            SourceReaderContext context,
+            Map<String, String> failures) {
+        super(splitReaderSupplier, new S3RecordEmitter<>(), config, context);
+        this.failures = failures;
+    }
+
+    @Override
+    public void start() {
+        int initial = config.get(S3SourceOptions.PREFETCH) ? 2 : 1;
+        if (getNumberOfCurrentlyAssignedSplits() == 0) {
+            for (int i = 0; i < initial; i++) {
+                context.sendSplitRequest();
+            }
+        }
+    }
+
+    @Override
+    protected void onSplitFinished(Map<String, S3ObjectSplitState> finishedSplitIds) {
+        if (failures != null) {
+            for (Map.Entry<String, S3ObjectSplitState> e : finishedSplitIds.entrySet()) {
+                String reason = failures.remove(e.getKey());
+                if (reason != null) {
+                    // every record fetched before the failure has been emitted: resume after them
+                    context.sendSourceEventToCoordinator(
+                            new SplitFailedEvent(e.getValue().toSplit(), reason));
+                }
+            }
+        }
+        for (int i = 0; i < finishedSplitIds.size(); i++) {
+            context.sendSplitRequest();
+        }
+    }
+
+    @Override
+    protected S3ObjectSplitState initializedState(S3ObjectSplit split) {
+        return new S3ObjectSplitState(split);
+    }
+
+    @Override
+    protected S3ObjectSplit toSplitType(String splitId, S3ObjectSplitState splitState) {
+        return splitState.toSplit();
+    }
+}

@@ -1,0 +1,116 @@
+package io.github.s3mergetree.source.s3.s3;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MeterView;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
+
+/**
+ * I/O metrics of the source: objects listed, list time, GET requests, bytes downloaded, retries,
+ * throttling (503 SlowDown) and read throughput. Thread-safe: download threads update them.
+ *
+ * <p>Registered under the reader's (or enumerator's) metric group in a {@code s3} subgroup, e.g.
+ * {@code ...Source__s3.s3.bytesDownloaded}.
+ */
+public final class S3SourceMetrics {
+    public static final String GROUP = "s3";
+    public static final String OBJECTS_LISTED = "objectsListed";
+    public static final String LIST_TIME_MS = "listTimeMs";
+    public static final String LIST_REQUESTS = "listRequests";
+    public static final String GET_REQUESTS = "getRequests";
+    public static final String BYTES_DOWNLOADED = "bytesDownloaded";
+    public static final String RETRIES = "retries";
+    public static final String THROTTLED = "throttled";
+    public static final String BYTES_PER_SECOND = "bytesDownloadedPerSecond";
+    public static final String PARKED_OBJECTS = "parkedObjects";
+
+    private final Counter objectsListed = new ThreadSafeSimpleCounter();
+    private final Counter listTimeMs = new ThreadSafeSimpleCounter();
+    private final Counter listRequests = new ThreadSafeSimpleCounter();
+    private final Counter getRequests = new ThreadSafeSimpleCounter();
+    private final Counter bytesDownloaded = new ThreadSafeSimpleCounter();
+    private final Counter retries = new ThreadSafeSimpleCounter();
+    private final Counter throttled = new ThreadSafeSimpleCounter();
+    private final Counter parkedObjects = new ThreadSafeSimpleCounter();
+
+    /** Metrics not registered anywhere (tests, tools). */
+    public static S3SourceMetrics unregistered() {
+        return new S3SourceMetrics(null);
+    }
+
+    /** Metrics registered in a {@code s3} subgroup of {@code parent} (if not null). */
+    public S3SourceMetrics(MetricGroup parent) {
+        if (parent != null) {
+            MetricGroup g = parent.addGroup(GROUP);
+            g.counter(OBJECTS_LISTED, objectsListed);
+            g.counter(LIST_TIME_MS, listTimeMs);
+            g.counter(LIST_REQUESTS, listRequests);
+            g.counter(GET_REQUESTS, getRequests);
+            g.counter(BYTES_DOWNLOADED, bytesDownloaded);
+            g.counter(RETRIES, retries);
+            g.counter(THROTTLED, throttled);
+            g.counter(PARKED_OBJECTS, parkedObjects);
+            g.meter(BYTES_PER_SECOND, new MeterView(bytesDownloaded));
+        }
+    }
+
+    public void listed(int objects, long millis) {
+        objectsListed.inc(objects);
+        listTimeMs.inc(millis);
+    }
+
+    public void listRequest() {
+        listRequests.inc();
+    }
+
+    public void getRequest() {
+        getRequests.inc();
+    }
+
+    public void downloaded(long bytes) {
+        bytesDownloaded.inc(bytes);
+    }
+
+    public void retry(boolean wasThrottled) {
+        retries.inc();
+        if (wasThrottled) {
+            throttled.inc();
+        }
+    }
+
+    public void parked() {
+        parkedObjects.inc();
+    }
+
+    public long objectsListed() {
+        return objectsListed.getCount();
+    }
+
+    public long listTimeMs() {
+        return listTimeMs.getCount();
+    }
+
+    public long listRequests() {
+        return listRequests.getCount();
+    }
+
+    public long getRequests() {
+        return getRequests.getCount();
+    }
+
+    public long bytesDownloaded() {
+        return bytesDownloaded.getCount();
+    }
+
+    public long retries() {
+        return retries.getCount();
+    }
+
+    public long throttled() {
+        return throttled.getCount();
+    }
+
+    public long parkedObjects() {
+        return parkedObjects.getCount();
+    }
+}
