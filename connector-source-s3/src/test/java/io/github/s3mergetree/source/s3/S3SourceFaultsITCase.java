@@ -140,9 +140,14 @@ class S3SourceFaultsITCase {
     }
 
     static long sum(JobClient job, String metric) {
+        return sumOf(REPORTER, metric);
+    }
+
+    /** The sum of the counters named {@code metric} in the source's {@code s3} metric groups. */
+    static long sumOf(InMemoryReporter reporter, String metric) {
         long total = 0;
         for (Map.Entry<MetricGroup, Map<String, Metric>> g :
-                REPORTER.getMetricsByGroup().entrySet()) {
+                reporter.getMetricsByGroup().entrySet()) {
             Metric m = g.getValue().get(metric);
             if (m instanceof Counter c
                     && g.getKey()

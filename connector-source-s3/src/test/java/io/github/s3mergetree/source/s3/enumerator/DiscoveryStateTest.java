@@ -1,0 +1,43 @@
+package io.github.s3mergetree.source.s3.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
+import io.github.s3mergetree.source.s3.s3.ObjectSummary;
+import org.junit.jupiter.api.Test;
+
+class DiscoveryStateTest {
+    static ObjectSummary o(String key) {
+        return new ObjectSummary(key, 1, "e", 0);
+    }
+
+    @Test
+    void orderedKeepsOnlyTheLastKey() {
+        DiscoveryState s = new DiscoveryState(DiscoveryMode.ORDERED, 10, 0);
+        for (int i = 0; i < 1000; i++) {
+            s.markDiscovered(o(String.format("k%05d", i)), i);
+        }
+        assertThat(s.size()).isEqualTo(1);
+        assertThat(s.startAfter()).isEqualTo("k00999");
+        assertThat(s.isNew(o("k00500"))).isFalse();
+        assertThat(s.isNew(o("k01000"))).isTrue();
+    }
+
+    @Test
+    void unorderedIsBoundedByCountAndTtl() {
+        DiscoveryState s = new DiscoveryState(DiscoveryMode.UNORDERED, 100, 50_000);
+        for (int i = 0; i < 1000; i++) {
+            s.markDiscovered(o("k" + i), i * 100L);
+        }
+        assertThat(s.size()).isEqualTo(100);
+        assertThat(s.isNew(o("k999"))).isFalse();
+        assertThat(s.isNew(o("k0"))).isTrue(); // forgotten: oldest first
+        s.expire(999 * 100L + 1);
+        assertThat(s.size()).isEqualTo(100); // all younger than 50 s
+        s.expire(999 * 100L + 45_000);
+        assertThat(s.size()).isEqualTo(50);
+        assertThat(s.isNew(o("k949"))).isTrue();
+        assertThat(s.isNew(o("k950"))).isFalse();
+        assertThat(s.startAfter()).isNull();
+    }
+}
