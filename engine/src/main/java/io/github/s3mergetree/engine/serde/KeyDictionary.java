@@ -14,6 +14,7 @@ final class KeyDictionary {
     private int[] ends = new int[64];
     private int[] hashes = new int[64];
     private int[] table = new int[128];
+    private boolean[] indexed = new boolean[64];
     private int count;
 
     KeyDictionary() {
@@ -61,12 +62,14 @@ final class KeyDictionary {
             starts = Arrays.copyOf(starts, count * 2);
             ends = Arrays.copyOf(ends, count * 2);
             hashes = Arrays.copyOf(hashes, count * 2);
+            indexed = Arrays.copyOf(indexed, count * 2);
         }
         int k = count++;
         starts[k] = blob.size();
         blob.write(b, off, len);
         ends[k] = blob.size();
         hashes[k] = h;
+        indexed[k] = index;
         if (index) {
             if (count * 2 > table.length) {
                 rehash();
@@ -90,7 +93,9 @@ final class KeyDictionary {
         table = new int[table.length * 2];
         Arrays.fill(table, -1);
         for (int k = 0; k < count; k++) {
-            place(k);
+            if (indexed[k]) {
+                place(k);
+            }
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.List;
 /**
  * ClickHouse's sort order for the values of a column, as ORDER BY keys use it: integers by value
  * (signed or unsigned per type), floats with NaN after everything, strings and FixedString and IPv6
- * byte-wise, UUID as a UInt128 (high half first), NULL after every value, arrays and tuples
+ * byte-wise, UUID as ClickHouse's UInt128 (low half first), NULL after every value, arrays and tuples
  * lexicographically.
  */
 public final class RowComparators {
@@ -155,10 +155,12 @@ public final class RowComparators {
             return (a, b) -> Arrays.compareUnsigned(d, a * w, a * w + w, e, b * w, b * w + w);
         }
         if (k == TypeKind.UUID) {
-            // stored as LE(high64) LE(low64): compare high then low, unsigned
+            // ClickHouse holds a UUID as a UInt128 whose first limb is the high half (the first 16
+            // hex digits, stored first) and compares it as UInt128, i.e. by the second limb — the
+            // low half — first: UUIDs sort by their last 16 hex digits, then their first 16
             return (a, b) -> {
-                int c1 = Long.compareUnsigned(le64(d, a * w), le64(e, b * w));
-                return c1 != 0 ? c1 : Long.compareUnsigned(le64(d, a * w + 8), le64(e, b * w + 8));
+                int c1 = Long.compareUnsigned(le64(d, a * w + 8), le64(e, b * w + 8));
+                return c1 != 0 ? c1 : Long.compareUnsigned(le64(d, a * w), le64(e, b * w));
             };
         }
         boolean signed = !type.isUnsigned();

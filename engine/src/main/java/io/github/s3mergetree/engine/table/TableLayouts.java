@@ -1,0 +1,115 @@
+package io.github.s3mergetree.engine.table;
+
+import io.github.s3mergetree.engine.compress.CompressionCodec;
+import io.github.s3mergetree.engine.compress.CompressionCodecs;
+import io.github.s3mergetree.engine.ddl.ColumnDefinition;
+import io.github.s3mergetree.engine.ddl.EngineDefinition;
+import io.github.s3mergetree.engine.ddl.MergeTreeSettings;
+import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.expr.EvaluationContext;
+import io.github.s3mergetree.engine.merge.MergingMode;
+import io.github.s3mergetree.engine.part.PartWriterOptions;
+import io.github.s3mergetree.engine.types.DataType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Resolves a parsed {@code CREATE TABLE} into the {@link TableLayout} the table layer works with:
+ * stored columns, codecs, keys, the engine's merging mode, the part format (from {@code
+ * index_granularity}, {@code index_granularity_bytes}, {@code min/max_compress_block_size}, {@code
+ * fsync_after_insert}) and the table settings by their ClickHouse names.
+ *
+ * <p>Parts are always written with uncompressed marks and primary index and classic Strings (the
+ * format every ClickHouse since 19.11 reads, and 18.16 too when {@code index_granularity_bytes =
+ * 0}), whatever {@code compress_marks} / {@code compress_primary_key} say: those settings only
+ * decide how ClickHouse writes its own parts, and it reads ours either way.
+ */
+public final class TableLayouts {
+    private TableLayouts() {}
+
+    /** The layout of {@code schema}; {@code optimizeOnInsert} is ClickHouse's query setting. */
+    public static TableLayout fromSchema(
+            TableSchema schema, EvaluationContext evaluation, boolean optimizeOnInsert) {
+        List<String> names = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        Map<String, CompressionCodec> codecs = new HashMap<>();
+        for (ColumnDefinition c : schema.storedColumns()) {
+            names.add(c.name());
+            types.add(c.type());
+            if (c.codec().isPresent()) {
+                try {
+                    codecs.put(c.name(), CompressionCodecs.parse(c.codec().get()));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                            "table "
+                                    + schema.name()
+                                    + ", column "
+                                    + c.name()
+                                    + ": unsupported CODEC("
+                                    + c.codec().get()
+                                    + "): "
+                                    + e.getMessage(),
+                            e);
+                }
+            }
+        }
+        MergeTreeSettings s = schema.settings();
+        PartWriterOptions format =
+                new PartWriterOptions(
+                        (int) s.indexGranularity(),
+                        s.indexGranularityBytes(),
+                        (int) s.minCompressBlockSize(),
+                        (int) s.maxCompressBlockSize(),
+                        CompressionCodecs.lz4(),
+                        s.getBoolean("fsync_after_insert", false)
+                                || s.getBoolean("fsync_part_directory", false));
+        TableSettings defaults = TableSettings.defaults();
+        TableSettings settings =
+                new TableSettings(
+                        (int) s.partsToDelayInsert(),
+                        (int) s.partsToThrowInsert(),
+                        Duration.ofSeconds(s.getLong("max_delay_to_insert", 1)),
+                        Duration.ofSeconds(s.oldPartsLifetime()),
+                        Duration.ofSeconds(
+                                s.getLong(
+                                        "temporary_directories_lifetime",
+                                        defaults.temporaryDirectoriesLifetime().getSeconds())),
+                        s.maxBytesToMergeAtMaxSpaceInPool(),
+                        (int) s.mergeMaxBlockSize(),
+                        (int) s.getLong("max_parts_to_merge_at_once", 100),
+                        optimizeOnInsert,
+                        defaults.deduplicationWindow());
+        return new TableLayout(
+                schema.toCreateTableSql(),
+                schema.name(),
+                names,
+                types,
+                codecs,
+                schema.partitionKey(),
+                schema.sortingKey(),
+                schema.primaryKey().size(),
+                mergingMode(schema.engine()),
+                format,
+                settings,
+                evaluation);
+    }
+
+    /** Parses {@code ddl} and resolves it with UTC as the server time zone. */
+    public static TableLayout fromDdl(String ddl) {
+        return fromSchema(TableSchema.parse(ddl), EvaluationContext.utc(), true);
+    }
+
+    static MergingMode mergingMode(EngineDefinition e) {
+        return switch (e.kind()) {
+            case MERGE_TREE -> MergingMode.ORDINARY;
+            case REPLACING_MERGE_TREE ->
+                    MergingMode.replacing(
+                            e.versionColumn().orElse(null), e.isDeletedColumn().orElse(null));
+            case SUMMING_MERGE_TREE -> MergingMode.summing(e.sumColumns());
+            case COLLAPSING_MERGE_TREE -> MergingMode.collapsing(e.signColumn().orElseThrow());
+        };
+    }
+}
