@@ -41,9 +41,12 @@ class S3SourceITCase {
     static final int ROWS_PER_FILE = 20;
     static S3TestServer s3;
 
+    static java.nio.file.Path baseDir;
+
     @BeforeAll
     static void start() throws Exception {
-        s3 = new S3TestServer();
+        baseDir = java.nio.file.Files.createTempDirectory("s3source-itcase");
+        s3 = new S3TestServer(baseDir);
         s3.createBucket(BUCKET);
         List<String> keys = new ArrayList<>();
         for (int d = 0; d < DIRS; d++) {
@@ -51,23 +54,24 @@ class S3SourceITCase {
                 keys.add(String.format("many/%d/part-%04d.parquet", d, f));
             }
         }
-        s3.putAll(
-                BUCKET,
-                keys,
-                k -> {
-                    int d = Integer.parseInt(k.substring(5, k.indexOf('/', 5)));
-                    int f = Integer.parseInt(k.substring(k.lastIndexOf('-') + 1, k.lastIndexOf('.')));
-                    long first = ((long) d * FILES_PER_DIR + f) * ROWS_PER_FILE;
-                    try {
-                        return ParquetFiles.idsAndNames(first, ROWS_PER_FILE, CompressionCodecName.SNAPPY);
-                    } catch (java.io.IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
+        for (String k : keys) {
+            s3.writeDirect(BUCKET, k, body(k));
+        }
         // objects the glob must not match
         s3.put(BUCKET, "many/1/readme.txt", "not parquet".getBytes());
         s3.put(BUCKET, "many/10/part-0000.parquet", "not parquet".getBytes());
         s3.put(BUCKET, "other/part-0000.parquet", "not parquet".getBytes());
+    }
+
+    static byte[] body(String k) {
+        int d = Integer.parseInt(k.substring(5, k.indexOf('/', 5)));
+        int f = Integer.parseInt(k.substring(k.lastIndexOf('-') + 1, k.lastIndexOf('.')));
+        long first = ((long) d * FILES_PER_DIR + f) * ROWS_PER_FILE;
+        try {
+            return ParquetFiles.idsAndNames(first, ROWS_PER_FILE, CompressionCodecName.SNAPPY);
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @AfterAll
@@ -75,6 +79,7 @@ class S3SourceITCase {
         if (s3 != null) {
             s3.close();
         }
+        org.apache.flink.util.FileUtils.deleteDirectory(baseDir.toFile());
     }
 
     static S3SourceBuilder<Block> builder(String location, String schema) {

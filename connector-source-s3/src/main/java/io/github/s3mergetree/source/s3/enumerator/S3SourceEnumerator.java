@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lists the pattern (once when bounded, every {@code discovery-interval} when continuous), turns
- * new objects into splits and hands them out one at a time to readers that ask for one
- * (pull-based: fast readers take more).
+ * new objects into splits and hands them out to readers that ask for them (pull-based: fast
+ * readers take more). While many splits are pending a request gets a few (at most {@link
+ * #MAX_BATCH}, at most a quarter of the pending splits per reader) to save round trips; towards
+ * the end one at a time.
  *
  * <p>Listing runs on Flink's enumerator worker thread; all state changes run in the coordinator
  * thread. In bounded mode no split is assigned before the listing completed, so a restored
@@ -40,6 +42,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, S3EnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(S3SourceEnumerator.class);
+
+    /** Most splits handed to a reader per request. */
+    static final int MAX_BATCH = 8;
 
     private final SplitEnumeratorContext<S3ObjectSplit> context;
     private final ObjectStoreConfig storeConfig;
@@ -165,7 +170,22 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
             }
             S3ObjectSplit split = pending.poll();
             if (split != null) {
-                context.assignSplit(split, reader);
+                // Many pending splits: hand out a few at once to save round trips; few: one at a
+                // time, so that fast readers take more (pull-based).
+                int batch =
+                        Math.min(
+                                MAX_BATCH,
+                                Math.max(
+                                        1,
+                                        pending.size() / (4 * Math.max(1, context.currentParallelism()))));
+                List<S3ObjectSplit> assigned = new ArrayList<>(batch);
+                assigned.add(split);
+                while (assigned.size() < batch && !pending.isEmpty()) {
+                    assigned.add(pending.poll());
+                }
+                context.assignSplits(
+                        new org.apache.flink.api.connector.source.SplitsAssignment<>(
+                                Map.of(reader, assigned)));
                 it.remove();
             } else if (discoveryInterval == null && initialListingDone) {
                 context.signalNoMoreSplits(reader);

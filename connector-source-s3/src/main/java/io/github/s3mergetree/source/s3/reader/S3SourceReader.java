@@ -14,8 +14,9 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 
 /**
  * The source reader: one fetcher thread running an {@link S3SplitReader}, split state per split.
- * Pull-based: it asks the enumerator for a split at start (two when prefetching, so the next split
- * downloads while the current one is parsed) and for one more each time a split finishes.
+ * Pull-based: it asks the enumerator for splits at start (twice when prefetching, so the next
+ * split downloads while the current one is parsed) and again whenever at most one unfinished
+ * split is left.
  */
 public final class S3SourceReader<T>
         extends SingleThreadMultiplexSourceReaderBase<
@@ -58,7 +59,8 @@ public final class S3SourceReader<T>
                 }
             }
         }
-        for (int i = 0; i < finishedSplitIds.size(); i++) {
+        // Ask for more when at most one split is left, so the next one can be prefetched.
+        if (getNumberOfCurrentlyAssignedSplits() <= 1) {
             context.sendSplitRequest();
         }
     }

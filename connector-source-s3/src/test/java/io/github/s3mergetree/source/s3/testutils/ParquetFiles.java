@@ -15,6 +15,10 @@ import org.apache.parquet.schema.MessageTypeParser;
 
 /** Writes Parquet files into memory for tests (parquet-hadoop's example writer). */
 public final class ParquetFiles {
+    /** Creating a Hadoop configuration parses XML resources: share one. */
+    private static final org.apache.hadoop.conf.Configuration CONF =
+            new org.apache.hadoop.conf.Configuration(false);
+
     private ParquetFiles() {}
 
     /**
@@ -33,6 +37,7 @@ public final class ParquetFiles {
         SimpleGroupFactory groups = new SimpleGroupFactory(type);
         try (ParquetWriter<Group> w =
                 ExampleParquetWriter.builder(out)
+                        .withConf(CONF)
                         .withType(type)
                         .withCompressionCodec(codec)
                         .withRowGroupSize(rowGroupBytes)

@@ -1,0 +1,215 @@
+package io.github.s3mergetree.source.s3.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
+import io.github.s3mergetree.source.s3.format.TargetSchema;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
+import io.github.s3mergetree.source.s3.s3.GlobPattern;
+import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import org.apache.flink.api.connector.source.ReaderInfo;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class S3SourceEnumeratorTest {
+    @TempDir Path dir;
+
+    /** A context that runs async calls when told to and records assignments. */
+    static final class TestContext implements SplitEnumeratorContext<S3ObjectSplit> {
+        final Map<Integer, List<S3ObjectSplit>> assigned = new HashMap<>();
+        final Set<Integer> noMoreSplits = new HashSet<>();
+        final List<Runnable> asyncCalls = new ArrayList<>();
+        final int parallelism;
+
+        TestContext(int parallelism) {
+            this.parallelism = parallelism;
+        }
+
+        void runAsyncCalls() {
+            for (Runnable r : new ArrayList<>(asyncCalls)) {
+                r.run();
+            }
+        }
+
+        @Override
+        public SplitEnumeratorMetricGroup metricGroup() {
+            return UnregisteredMetricsGroup.createSplitEnumeratorMetricGroup();
+        }
+
+        @Override
+        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
+
+        @Override
+        public int currentParallelism() {
+            return parallelism;
+        }
+
+        @Override
+        public Map<Integer, ReaderInfo> registeredReaders() {
+            Map<Integer, ReaderInfo> m = new HashMap<>();
+            for (int i = 0; i < parallelism; i++) {
+                m.put(i, new ReaderInfo(i, "localhost"));
+            }
+            return m;
+        }
+
+        @Override
+        public void assignSplits(SplitsAssignment<S3ObjectSplit> newSplitAssignments) {
+            newSplitAssignments
+                    .assignment()
+                    .forEach((r, s) -> assigned.computeIfAbsent(r, k -> new ArrayList<>()).addAll(s));
+        }
+
+        @Override
+        public void signalNoMoreSplits(int subtask) {
+            noMoreSplits.add(subtask);
+        }
+
+        @Override
+        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {
+            asyncCalls.add(() -> run(callable, handler));
+        }
+
+        @Override
+        public <T> void callAsync(
+                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
+            asyncCalls.add(() -> run(callable, handler));
+        }
+
+        private static <T> void run(Callable<T> callable, BiConsumer<T, Throwable> handler) {
+            try {
+                handler.accept(callable.call(), null);
+            } catch (Exception e) {
+                handler.accept(null, e);
+            }
+        }
+
+        @Override
+        public void runInCoordinatorThread(Runnable runnable) {
+            runnable.run();
+        }
+    }
+
+    S3SourceEnumerator enumerator(TestContext ctx, Configuration conf, Duration interval, S3EnumeratorState state) {
+        return new S3SourceEnumerator(
+                ctx,
+                ObjectStoreConfig.localDirectory(dir.toString()),
+                GlobPattern.compile("in/*.parquet"),
+                conf,
+                new SplitPlanner(new ParquetBlockFormat(TargetSchema.parse("id Int64")), 0),
+                interval,
+                state,
+                () -> 1000L);
+    }
+
+    void files(int from, int to) throws Exception {
+        Files.createDirectories(dir.resolve("in"));
+        for (int i = from; i < to; i++) {
+            Files.write(dir.resolve(String.format("in/f%03d.parquet", i)), new byte[] {1});
+        }
+    }
+
+    @Test
+    void boundedAssignsOnRequestThenSignalsNoMoreSplits() throws Exception {
+        files(0, 10);
+        TestContext ctx = new TestContext(2);
+        try (S3SourceEnumerator e = enumerator(ctx, new Configuration(), null, S3EnumeratorState.initial())) {
+            e.start();
+            e.handleSplitRequest(0, "h"); // before the listing finished: waits
+            assertThat(ctx.assigned).isEmpty();
+            ctx.runAsyncCalls();
+            assertThat(ctx.assigned.get(0)).hasSize(1);
+            S3EnumeratorState mid = e.snapshotState(1);
+            assertThat(mid.initialListingDone()).isTrue();
+            assertThat(mid.pendingSplits()).hasSize(9);
+            for (int i = 0; i < 20; i++) {
+                e.handleSplitRequest(i % 2, "h");
+            }
+            assertThat(ctx.assigned.get(0).size() + ctx.assigned.get(1).size()).isEqualTo(10);
+            assertThat(ctx.noMoreSplits).containsExactlyInAnyOrder(0, 1);
+            // a failed reader's splits come back and are handed out again
+            S3ObjectSplit back = ctx.assigned.get(1).get(0);
+            e.addSplitsBack(List.of(back), 1);
+            assertThat(e.snapshotState(2).pendingSplits()).containsExactly(back);
+        }
+    }
+
+    @Test
+    void restoredEnumeratorKeepsPendingSplitsAndDoesNotListAgain() throws Exception {
+        files(0, 3);
+        TestContext ctx = new TestContext(1);
+        S3EnumeratorState state =
+                new S3EnumeratorState(
+                        List.of(S3ObjectSplit.of("in/f001.parquet", "e", 1, 0, 1)),
+                        true,
+                        null,
+                        Map.of(),
+                        Map.of());
+        try (S3SourceEnumerator e = enumerator(ctx, new Configuration(), null, state)) {
+            e.start();
+            assertThat(ctx.asyncCalls).isEmpty();
+            e.handleSplitRequest(0, "h");
+            e.handleSplitRequest(0, "h");
+            assertThat(ctx.assigned.get(0)).containsExactly(state.pendingSplits().get(0));
+            assertThat(ctx.noMoreSplits).containsExactly(0);
+        }
+    }
+
+    @Test
+    void continuousUnorderedStateStaysBounded() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(S3SourceOptions.S3QUEUE_MODE, DiscoveryMode.UNORDERED);
+        conf.set(S3SourceOptions.S3QUEUE_TRACKED_FILES_LIMIT, 25);
+        TestContext ctx = new TestContext(1);
+        try (S3SourceEnumerator e = enumerator(ctx, conf, Duration.ofSeconds(1), S3EnumeratorState.initial())) {
+            e.start();
+            files(0, 20);
+            ctx.runAsyncCalls();
+            assertThat(e.snapshotState(1).pendingSplits()).hasSize(20);
+            ctx.runAsyncCalls(); // nothing new
+            assertThat(e.snapshotState(2).pendingSplits()).hasSize(20);
+            files(20, 30);
+            ctx.runAsyncCalls();
+            S3EnumeratorState s = e.snapshotState(3);
+            assertThat(s.pendingSplits()).hasSize(30);
+            assertThat(s.trackedKeys()).hasSize(25);
+            assertThat(ctx.noMoreSplits).isEmpty();
+        }
+    }
+
+    @Test
+    void continuousOrderedKeepsOneKey() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(S3SourceOptions.S3QUEUE_MODE, DiscoveryMode.ORDERED);
+        TestContext ctx = new TestContext(1);
+        try (S3SourceEnumerator e = enumerator(ctx, conf, Duration.ofSeconds(1), S3EnumeratorState.initial())) {
+            e.start();
+            files(0, 40);
+            ctx.runAsyncCalls();
+            ctx.runAsyncCalls();
+            S3EnumeratorState s = e.snapshotState(1);
+            assertThat(s.pendingSplits()).hasSize(40);
+            assertThat(s.lastKey()).isEqualTo("in/f039.parquet");
+            assertThat(s.trackedKeys()).isEmpty();
+        }
+    }
+}
