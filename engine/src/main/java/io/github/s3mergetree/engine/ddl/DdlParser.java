@@ -1,0 +1,1157 @@
+package io.github.s3mergetree.engine.ddl;
+
+import io.github.s3mergetree.engine.expr.Expr;
+import io.github.s3mergetree.engine.expr.ExprException;
+import io.github.s3mergetree.engine.expr.ExprParser;
+import io.github.s3mergetree.engine.expr.KeyExpression;
+import io.github.s3mergetree.engine.expr.SqlLexer;
+import io.github.s3mergetree.engine.expr.SqlLexer.Token;
+import io.github.s3mergetree.engine.expr.SqlLexer.Type;
+import io.github.s3mergetree.engine.types.ArrayType;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.DataTypeParser;
+import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.MapType;
+import io.github.s3mergetree.engine.types.NullableType;
+import io.github.s3mergetree.engine.types.TupleType;
+import io.github.s3mergetree.engine.types.TypeKind;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parses and validates a ClickHouse {@code CREATE TABLE} statement for a MergeTree-family table
+ * into a {@link TableSchema}.
+ *
+ * <p>Accepted: {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] [db.]name (col Type [NULL|NOT NULL]
+ * [DEFAULT|MATERIALIZED|ALIAS expr] [COMMENT '...'] [CODEC(...)] [PRIMARY KEY], ... [, PRIMARY KEY
+ * expr]) ENGINE [=] MergeTree[()] | ReplacingMergeTree([ver[, is_deleted]]) | SummingMergeTree([col
+ * | (cols)]) | CollapsingMergeTree(sign)}, then {@code PARTITION BY}, {@code PRIMARY KEY} and
+ * {@code ORDER BY} in any order, then {@code SETTINGS k = v, ...}, then {@code COMMENT '...'}, and
+ * an optional {@code ;}. Identifiers may be back-quoted or double-quoted; {@code --} and {@code /*
+ * *}{@code /} comments are skipped; keywords are case-insensitive.
+ *
+ * <p>Validated as ClickHouse 26.7 validates: known types, settings and columns; engine parameters
+ * (version column of an integer or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
+ * in the sorting key); the primary key a prefix of the sorting key; no Nullable key columns unless
+ * {@code allow_nullable_key}; no constant or duplicate sorting key elements; no floating-point
+ * partition key; no LowCardinality of number-like types. Without {@code ORDER BY} and {@code
+ * PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7 ({@code
+ * create_table_empty_primary_key_by_default}).
+ *
+ * <p>Rejected as {@link UnsupportedDdlException}: {@code INDEX}, {@code PROJECTION}, {@code
+ * CONSTRAINT}, {@code TTL}, {@code SAMPLE BY}, {@code EPHEMERAL}, column {@code STATISTICS} and
+ * {@code SETTINGS}, {@code ON CLUSTER}, {@code AS ...}, other engines, and types or functions this
+ * engine does not implement. All errors give the line and column of the offending construct.
+ */
+public final class DdlParser {
+
+    private static final Set<String> COLUMN_KEYWORDS =
+            Set.of(
+                    "DEFAULT",
+                    "MATERIALIZED",
+                    "ALIAS",
+                    "EPHEMERAL",
+                    "NULL",
+                    "NOT",
+                    "COMMENT",
+                    "CODEC",
+                    "TTL",
+                    "PRIMARY",
+                    "STATISTICS",
+                    "SETTINGS",
+                    "AUTO_INCREMENT");
+
+    private static final Set<String> OTHER_ENGINES =
+            Set.of(
+                    "AggregatingMergeTree",
+                    "VersionedCollapsingMergeTree",
+                    "GraphiteMergeTree",
+                    "CoalescingMergeTree",
+                    "SharedMergeTree",
+                    "Memory",
+                    "Log",
+                    "TinyLog",
+                    "StripeLog",
+                    "Null",
+                    "Distributed",
+                    "Buffer",
+                    "Kafka",
+                    "S3",
+                    "S3Queue",
+                    "URL",
+                    "File",
+                    "Join",
+                    "Set",
+                    "Dictionary",
+                    "Merge",
+                    "View",
+                    "MaterializedView",
+                    "MySQL",
+                    "PostgreSQL",
+                    "MongoDB",
+                    "HDFS",
+                    "Hive",
+                    "Iceberg",
+                    "DeltaLake",
+                    "Hudi",
+                    "EmbeddedRocksDB",
+                    "KeeperMap",
+                    "GenerateRandom",
+                    "ODBC",
+                    "JDBC",
+                    "Redis",
+                    "SQLite",
+                    "RabbitMQ",
+                    "NATS",
+                    "AzureBlobStorage",
+                    "FileLog",
+                    "Executable",
+                    "ExecutablePool",
+                    "TimeSeries",
+                    "Loop",
+                    "Alias");
+
+    private final String text;
+    private final List<Token> t;
+    private int pos;
+
+    private DdlParser(String text, List<Token> tokens) {
+        this.text = text;
+        this.t = tokens;
+    }
+
+    /**
+     * Parses and validates {@code ddl}.
+     *
+     * @throws DdlParseException if the statement is malformed or ClickHouse would reject it
+     * @throws UnsupportedDdlException if it uses something this engine cannot honour
+     */
+    public static TableSchema parse(String ddl) {
+        List<Token> tokens;
+        try {
+            tokens = SqlLexer.tokenize(ddl);
+        } catch (ExprException e) {
+            throw new DdlParser(ddl, List.of()).translate(e);
+        }
+        return new DdlParser(ddl, tokens).statement();
+    }
+
+    /** {@code name} in back quotes (always quoted, so keywords and odd names are safe). */
+    static String quoteIdentifier(String name) {
+        return SqlLexer.backQuote(name);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // errors
+
+    private int[] lineColumn(int offset) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < offset && i < text.length(); i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return new int[] {line, offset - lineStart + 1};
+    }
+
+    private DdlParseException error(String message, int offset) {
+        if (offset < 0) {
+            return new DdlParseException(message, 0, 0);
+        }
+        int[] lc = lineColumn(offset);
+        return new DdlParseException(message, lc[0], lc[1]);
+    }
+
+    private UnsupportedDdlException unsupported(String construct, String message, int offset) {
+        if (offset < 0) {
+            return new UnsupportedDdlException(construct, message, 0, 0);
+        }
+        int[] lc = lineColumn(offset);
+        return new UnsupportedDdlException(construct, message, lc[0], lc[1]);
+    }
+
+    private RuntimeException translate(ExprException e) {
+        if (e.kind() == ExprException.Kind.UNSUPPORTED) {
+            return unsupported(e.detail(), e.detail(), e.position());
+        }
+        return error(e.detail(), e.position());
+    }
+
+    private RuntimeException translate(DataTypeParser.TypeParseException e) {
+        if (e.detail().contains("not supported")) {
+            return unsupported(e.detail(), e.detail(), e.position());
+        }
+        return error(e.detail(), e.position());
+    }
+
+    private RuntimeException unexpected(Token k, String expected) {
+        return error("Unexpected " + k.describe() + ", expected " + expected, k.start());
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // tokens
+
+    private Token peek() {
+        return t.get(pos);
+    }
+
+    private Token peek(int ahead) {
+        return t.get(Math.min(pos + ahead, t.size() - 1));
+    }
+
+    private Token next() {
+        Token k = t.get(pos);
+        if (k.type() != Type.EOF) {
+            pos++;
+        }
+        return k;
+    }
+
+    private boolean word(String w) {
+        if (peek().isWord(w)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private boolean words(String w1, String w2) {
+        if (peek().isWord(w1) && peek(1).isWord(w2)) {
+            pos += 2;
+            return true;
+        }
+        return false;
+    }
+
+    private Token expectWord(String w) {
+        Token k = peek();
+        if (!k.isWord(w)) {
+            throw unexpected(k, w);
+        }
+        return next();
+    }
+
+    private Token expect(Type type, String what) {
+        Token k = peek();
+        if (k.type() != type) {
+            throw unexpected(k, what);
+        }
+        return next();
+    }
+
+    private Token identifier(String what) {
+        Token k = peek();
+        if (!k.isIdentifier()) {
+            throw unexpected(k, what);
+        }
+        return next();
+    }
+
+    /** Moves to the first token at or after {@code offset}. */
+    private void skipTo(int offset) {
+        while (peek().type() != Type.EOF && peek().start() < offset) {
+            pos++;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // syntax
+
+    /** A column as declared, before typing of defaults. */
+    private static final class RawColumn {
+        Token nameToken;
+        DataType type;
+        DefaultKind defaultKind = DefaultKind.NONE;
+        ExprParser.Parsed defaultExpr;
+        String codec;
+        String comment;
+        boolean primaryKey;
+    }
+
+    private TableSchema statement() {
+        Token create = peek();
+        if (create.isWord("ATTACH")) {
+            throw unsupported(
+                    "ATTACH", "ATTACH TABLE is not supported; use CREATE TABLE", create.start());
+        }
+        expectWord("CREATE");
+        if (word("OR")) {
+            expectWord("REPLACE");
+        }
+        Token k = peek();
+        if (k.isWord("TEMPORARY")) {
+            throw unsupported("TEMPORARY", "CREATE TEMPORARY TABLE is not supported", k.start());
+        }
+        if (!k.isWord("TABLE")) {
+            throw error("Only CREATE TABLE is supported, found CREATE " + k.text(), k.start());
+        }
+        next();
+        if (peek().isWord("IF")) {
+            next();
+            expectWord("NOT");
+            expectWord("EXISTS");
+        }
+        Token first = identifier("a table name");
+        String database = null;
+        String name = first.text();
+        if (peek().type() == Type.DOT) {
+            next();
+            database = name;
+            name = identifier("a table name after the database name").text();
+        }
+        if (peek().isWord("UUID")) {
+            next();
+            expect(Type.STRING, "a UUID string");
+        }
+        if (peek().isWord("ON") && peek(1).isWord("CLUSTER")) {
+            throw unsupported(
+                    "ON CLUSTER", "ON CLUSTER (distributed DDL) is not supported", peek().start());
+        }
+        if (peek().isWord("AS")) {
+            throw unsupported(
+                    "AS", "CREATE TABLE ... AS is not supported; list the columns", peek().start());
+        }
+        expect(Type.OPEN_PAREN, "'(' and the column list");
+        List<RawColumn> raw = new ArrayList<>();
+        ExprParser.Parsed tablePrimaryKey = null;
+        int tablePrimaryKeyAt = -1;
+        do {
+            Token e = peek();
+            if (e.isWord("PRIMARY") && peek(1).isWord("KEY")) {
+                if (tablePrimaryKey != null) {
+                    throw error("Multiple primary keys are not allowed", e.start());
+                }
+                pos += 2;
+                tablePrimaryKeyAt = e.start();
+                tablePrimaryKey = expression();
+            } else if (isElement("INDEX")) {
+                throw unsupported(
+                        "INDEX", "Secondary indexes (INDEX) are not supported", e.start());
+            } else if (isElement("PROJECTION")) {
+                throw unsupported(
+                        "PROJECTION", "Projections (PROJECTION) are not supported", e.start());
+            } else if (isElement("CONSTRAINT")) {
+                throw unsupported(
+                        "CONSTRAINT", "Constraints (CONSTRAINT) are not supported", e.start());
+            } else {
+                raw.add(column());
+            }
+            if (peek().type() == Type.COMMA && peek(1).type() == Type.CLOSE_PAREN) {
+                next(); // a trailing comma, as ClickHouse allows
+            }
+        } while (peek().type() == Type.COMMA && next() != null);
+        expect(Type.CLOSE_PAREN, "',' or ')' in the column list");
+        if (peek().isWord("AS")) {
+            throw unsupported("AS", "CREATE TABLE ... AS SELECT is not supported", peek().start());
+        }
+
+        // ENGINE
+        Token engineWord = peek();
+        if (!engineWord.isWord("ENGINE")) {
+            throw unexpected(engineWord, "ENGINE");
+        }
+        next();
+        if (peek().type() == Type.EQUALS) {
+            next();
+        }
+        Token engineName = identifier("an engine name");
+        List<List<Token>> engineArgs = new ArrayList<>();
+        boolean engineParens = false;
+        if (peek().type() == Type.OPEN_PAREN) {
+            engineParens = true;
+            engineArgs = engineArguments();
+        }
+
+        // storage clauses
+        ExprParser.Parsed partitionBy = null;
+        ExprParser.Parsed orderBy = null;
+        ExprParser.Parsed primaryKeyClause = null;
+        int primaryKeyClauseAt = -1;
+        MergeTreeSettings settings = MergeTreeSettings.DEFAULTS;
+        String comment = null;
+        while (true) {
+            Token c = peek();
+            if (c.isWord("PARTITION") && peek(1).isWord("BY")) {
+                if (partitionBy != null) {
+                    throw error("PARTITION BY is specified twice", c.start());
+                }
+                pos += 2;
+                partitionBy = expression();
+            } else if (c.isWord("ORDER") && peek(1).isWord("BY")) {
+                if (orderBy != null) {
+                    throw error("ORDER BY is specified twice", c.start());
+                }
+                pos += 2;
+                orderBy = expression();
+            } else if (c.isWord("PRIMARY") && peek(1).isWord("KEY")) {
+                if (primaryKeyClause != null) {
+                    throw error("PRIMARY KEY is specified twice", c.start());
+                }
+                pos += 2;
+                primaryKeyClauseAt = c.start();
+                primaryKeyClause = expression();
+            } else if (c.isWord("SAMPLE") && peek(1).isWord("BY")) {
+                throw unsupported("SAMPLE BY", "SAMPLE BY is not supported", c.start());
+            } else if (c.isWord("TTL")) {
+                throw unsupported("TTL", "TTL is not supported", c.start());
+            } else {
+                break;
+            }
+        }
+        if (peek().isWord("SETTINGS")) {
+            next();
+            settings = settings();
+        }
+        if (peek().isWord("COMMENT")) {
+            next();
+            comment = expect(Type.STRING, "a string literal after COMMENT").text();
+            if (peek().isWord("SETTINGS")) {
+                throw unsupported(
+                        "SETTINGS",
+                        "SETTINGS after COMMENT are query settings, which are not supported",
+                        peek().start());
+            }
+        }
+        if (peek().type() == Type.SEMICOLON) {
+            next();
+        }
+        Token end = peek();
+        if (end.type() != Type.EOF) {
+            if (end.isWord("ORDER") || end.isWord("PARTITION") || end.isWord("PRIMARY")) {
+                throw error(
+                        end.text().toUpperCase(Locale.ROOT)
+                                + " must come before SETTINGS and COMMENT",
+                        end.start());
+            }
+            throw unexpected(end, "the end of the statement");
+        }
+
+        return analyze(
+                database,
+                name,
+                raw,
+                tablePrimaryKey,
+                tablePrimaryKeyAt,
+                engineName,
+                engineParens,
+                engineArgs,
+                partitionBy,
+                orderBy,
+                primaryKeyClause,
+                primaryKeyClauseAt,
+                settings,
+                comment);
+    }
+
+    /**
+     * Whether the element starting here is {@code word} introducing a declaration (e.g. {@code
+     * INDEX i a TYPE minmax}) rather than a column named like the keyword.
+     */
+    private boolean isElement(String word) {
+        if (!peek().isWord(word) || !peek(1).isIdentifier()) {
+            return false;
+        }
+        Token after = peek(2);
+        if (after.type() == Type.COMMA || after.type() == Type.CLOSE_PAREN) {
+            return false;
+        }
+        switch (word) {
+            case "INDEX":
+                // INDEX name expr TYPE ...: look for TYPE before the end of the element
+                {
+                    int depth = 0;
+                    for (int i = pos + 2; i < t.size(); i++) {
+                        Token k = t.get(i);
+                        if (k.type() == Type.OPEN_PAREN) {
+                            depth++;
+                        } else if (k.type() == Type.CLOSE_PAREN) {
+                            if (depth-- == 0) {
+                                return false;
+                            }
+                        } else if (depth == 0 && k.type() == Type.COMMA) {
+                            return false;
+                        } else if (depth == 0 && k.isWord("TYPE")) {
+                            return true;
+                        } else if (k.type() == Type.EOF) {
+                            return false;
+                        }
+                    }
+                    return false;
+                }
+            case "PROJECTION":
+                return after.type() == Type.OPEN_PAREN;
+            default:
+                return after.isWord("CHECK") || after.isWord("ASSUME");
+        }
+    }
+
+    private ExprParser.Parsed expression() {
+        try {
+            ExprParser.Parsed p = ExprParser.parsePrefix(text, t, pos);
+            pos = p.nextTokenIndex();
+            return p;
+        } catch (ExprException e) {
+            throw translate(e);
+        }
+    }
+
+    private RawColumn column() {
+        RawColumn c = new RawColumn();
+        c.nameToken = identifier("a column name or ')'");
+        Token k = peek();
+        boolean modifier =
+                k.type() == Type.BARE_WORD
+                        && COLUMN_KEYWORDS.contains(k.text().toUpperCase(Locale.ROOT));
+        if (!modifier && k.type() != Type.COMMA && k.type() != Type.CLOSE_PAREN) {
+            try {
+                DataTypeParser.Result r = DataTypeParser.parsePrefix(text, k.start());
+                c.type = r.type();
+                skipTo(r.end());
+            } catch (DataTypeParser.TypeParseException e) {
+                throw translate(e);
+            }
+        }
+        Token n = peek();
+        boolean nullModifier = false;
+        boolean notNull = false;
+        if (n.isWord("NULL")) {
+            next();
+            nullModifier = true;
+        } else if (n.isWord("NOT") && peek(1).isWord("NULL")) {
+            pos += 2;
+            notNull = true;
+        }
+        if (nullModifier || notNull) {
+            if (c.type == null) {
+                throw error(
+                        "Column " + c.nameToken.text() + ": [NOT] NULL needs a data type",
+                        n.start());
+            }
+            if (c.type instanceof NullableType) {
+                throw error("Can't use [NOT] NULL modifier with Nullable type", n.start());
+            }
+            if (nullModifier) {
+                try {
+                    c.type = new NullableType(c.type);
+                } catch (IllegalArgumentException e) {
+                    throw error(e.getMessage(), n.start());
+                }
+            }
+        }
+        Token d = peek();
+        if (d.isWord("DEFAULT") || d.isWord("MATERIALIZED") || d.isWord("ALIAS")) {
+            next();
+            c.defaultKind = DefaultKind.valueOf(d.text().toUpperCase(Locale.ROOT));
+            c.defaultExpr = expression();
+        } else if (d.isWord("EPHEMERAL")) {
+            throw unsupported("EPHEMERAL", "EPHEMERAL columns are not supported", d.start());
+        } else if (d.isWord("AUTO_INCREMENT")) {
+            throw unsupported("AUTO_INCREMENT", "AUTO_INCREMENT is not supported", d.start());
+        }
+        if (c.type == null && c.defaultExpr == null) {
+            throw error(
+                    "Column "
+                            + c.nameToken.text()
+                            + " has neither a data type nor a default expression",
+                    c.nameToken.start());
+        }
+        if (peek().isWord("COMMENT")) {
+            next();
+            c.comment = expect(Type.STRING, "a string literal after COMMENT").text();
+        }
+        if (peek().isWord("CODEC")) {
+            Token codec = next();
+            Token open = expect(Type.OPEN_PAREN, "'(' after CODEC");
+            int depth = 0;
+            while (true) {
+                Token x = next();
+                if (x.type() == Type.EOF) {
+                    throw error("Unterminated CODEC(...)", codec.start());
+                }
+                if (x.type() == Type.OPEN_PAREN) {
+                    depth++;
+                } else if (x.type() == Type.CLOSE_PAREN) {
+                    if (depth-- == 0) {
+                        c.codec = text.substring(open.end(), x.start()).trim();
+                        break;
+                    }
+                }
+            }
+            if (c.codec.isEmpty()) {
+                throw error("CODEC() needs at least one codec", codec.start());
+            }
+        }
+        Token x = peek();
+        if (x.isWord("STATISTICS")) {
+            throw unsupported("STATISTICS", "Column STATISTICS are not supported", x.start());
+        }
+        if (x.isWord("TTL")) {
+            throw unsupported("TTL", "Column TTL is not supported", x.start());
+        }
+        if (x.isWord("SETTINGS")) {
+            throw unsupported("SETTINGS", "Column-level SETTINGS are not supported", x.start());
+        }
+        if (x.isWord("PRIMARY") && peek(1).isWord("KEY")) {
+            pos += 2;
+            c.primaryKey = true;
+        }
+        Token after = peek();
+        if (after.isWord("COMMENT") && c.codec != null) {
+            throw error("COMMENT must come before CODEC in a column declaration", after.start());
+        }
+        if (after.type() != Type.COMMA && after.type() != Type.CLOSE_PAREN) {
+            throw unexpected(
+                    after, "',' or ')' after the declaration of column " + c.nameToken.text());
+        }
+        return c;
+    }
+
+    private List<List<Token>> engineArguments() {
+        expect(Type.OPEN_PAREN, "'('");
+        List<List<Token>> args = new ArrayList<>();
+        if (peek().type() == Type.CLOSE_PAREN) {
+            next();
+            return args;
+        }
+        while (true) {
+            List<Token> arg = new ArrayList<>();
+            int depth = 0;
+            while (true) {
+                Token k = peek();
+                if (k.type() == Type.EOF) {
+                    throw unexpected(k, "')' after the engine arguments");
+                }
+                if (depth == 0 && (k.type() == Type.COMMA || k.type() == Type.CLOSE_PAREN)) {
+                    break;
+                }
+                if (k.type() == Type.OPEN_PAREN) {
+                    depth++;
+                } else if (k.type() == Type.CLOSE_PAREN) {
+                    depth--;
+                }
+                arg.add(next());
+            }
+            if (arg.isEmpty()) {
+                throw unexpected(peek(), "an engine argument");
+            }
+            args.add(arg);
+            if (next().type() == Type.CLOSE_PAREN) {
+                return args;
+            }
+        }
+    }
+
+    private MergeTreeSettings settings() {
+        Map<String, String> values = new LinkedHashMap<>();
+        do {
+            Token name = peek();
+            if (name.type() != Type.BARE_WORD) {
+                throw unexpected(name, "a setting name");
+            }
+            next();
+            expect(Type.EQUALS, "'=' after setting " + name.text());
+            Token v = next();
+            String literal;
+            if (v.type() == Type.MINUS && peek().type() == Type.NUMBER) {
+                literal = "-" + next().text();
+            } else if (v.type() == Type.NUMBER) {
+                literal = v.text();
+            } else if (v.type() == Type.STRING) {
+                literal = SqlLexer.quoteString(v.text());
+            } else if (v.isWord("true") || v.isWord("false")) {
+                literal = v.text().toLowerCase(Locale.ROOT);
+            } else {
+                throw unexpected(v, "a literal value for setting " + name.text());
+            }
+            String problem = MergeTreeSettings.check(name.text(), literal);
+            if (problem != null) {
+                throw error(problem, name.start());
+            }
+            values.put(name.text(), literal);
+        } while (peek().type() == Type.COMMA && next() != null);
+        return new MergeTreeSettings(values);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // semantics
+
+    private TableSchema analyze(
+            String database,
+            String name,
+            List<RawColumn> raw,
+            ExprParser.Parsed tablePrimaryKey,
+            int tablePrimaryKeyAt,
+            Token engineName,
+            boolean engineParens,
+            List<List<Token>> engineArgs,
+            ExprParser.Parsed partitionBy,
+            ExprParser.Parsed orderBy,
+            ExprParser.Parsed primaryKeyClause,
+            int primaryKeyClauseAt,
+            MergeTreeSettings settings,
+            String comment) {
+        // column names and types
+        Set<String> names = new HashSet<>();
+        Map<String, DataType> types = new LinkedHashMap<>();
+        for (RawColumn c : raw) {
+            if (!names.add(c.nameToken.text())) {
+                throw error(
+                        "Cannot add column "
+                                + c.nameToken.text()
+                                + ": column with this name already exists",
+                        c.nameToken.start());
+            }
+            if (c.type != null) {
+                checkLowCardinality(c.type, c.nameToken);
+                types.put(c.nameToken.text(), c.type);
+            }
+        }
+        List<ColumnDefinition> columns = new ArrayList<>();
+        Map<String, DataType> known = new LinkedHashMap<>(types);
+        for (RawColumn c : raw) {
+            Expr def = null;
+            DataType type = c.type;
+            if (c.defaultExpr != null) {
+                try {
+                    if (type == null) {
+                        def = c.defaultExpr.bind(known);
+                        type = def.resultType();
+                        known.put(c.nameToken.text(), type);
+                    } else {
+                        def = c.defaultExpr.bindDefault(known, type);
+                    }
+                } catch (ExprException e) {
+                    throw translate(e);
+                }
+            }
+            columns.add(
+                    new ColumnDefinition(
+                            c.nameToken.text(), type, c.defaultKind, def, c.codec, c.comment));
+        }
+        Map<String, DataType> keyColumns = new LinkedHashMap<>();
+        for (ColumnDefinition c : columns) {
+            if (c.isStored()) {
+                keyColumns.put(c.name(), c.type());
+            }
+        }
+        boolean insertable = false;
+        for (ColumnDefinition c : columns) {
+            insertable |=
+                    c.defaultKind() == DefaultKind.NONE || c.defaultKind() == DefaultKind.DEFAULT;
+        }
+        if (!insertable) {
+            throw error(
+                    "Cannot CREATE table without insertable columns (all columns are"
+                            + " MATERIALIZED or ALIAS)",
+                    raw.get(0).nameToken.start());
+        }
+        boolean allowNullable = settings.allowNullableKey();
+
+        // partition key
+        KeyExpression partitionKey = KeyExpression.EMPTY;
+        if (partitionBy != null) {
+            partitionKey = bindKey(partitionBy, keyColumns, true);
+            for (Expr e : partitionKey.elements()) {
+                DataType rt = stripWrappers(e.resultType());
+                if (rt.kind() == TypeKind.FLOAT32 || rt.kind() == TypeKind.FLOAT64) {
+                    throw error(
+                            "Floating point partition key is not supported: " + e.columnName(),
+                            partitionBy.start());
+                }
+                if (e.isConstant()) {
+                    throw error(
+                            "Partition key cannot contain constants: " + e.toSql(),
+                            partitionBy.start());
+                }
+            }
+            if (!allowNullable && hasNullable(partitionKey)) {
+                throw error(
+                        "Partition key contains nullable columns, but merge tree setting"
+                                + " `allow_nullable_key` is disabled",
+                        partitionBy.start());
+            }
+        }
+
+        // primary key sources
+        KeyExpression explicitPrimary = null;
+        int explicitPrimaryAt = -1;
+        List<Expr> columnPrimary = new ArrayList<>();
+        int columnPrimaryAt = -1;
+        for (RawColumn c : raw) {
+            if (c.primaryKey) {
+                columnPrimary.add(
+                        new io.github.s3mergetree.engine.expr.ColumnRef(
+                                c.nameToken.text(),
+                                keyColumns.getOrDefault(
+                                        c.nameToken.text(), types.get(c.nameToken.text()))));
+                if (columnPrimaryAt < 0) {
+                    columnPrimaryAt = c.nameToken.start();
+                }
+            }
+        }
+        int sources =
+                (primaryKeyClause != null ? 1 : 0)
+                        + (tablePrimaryKey != null ? 1 : 0)
+                        + (columnPrimary.isEmpty() ? 0 : 1);
+        if (sources > 1) {
+            int at = Math.max(primaryKeyClauseAt, Math.max(tablePrimaryKeyAt, columnPrimaryAt));
+            throw error("Multiple primary keys are not allowed", at);
+        }
+        if (primaryKeyClause != null) {
+            explicitPrimary = bindKey(primaryKeyClause, keyColumns, false);
+            explicitPrimaryAt = primaryKeyClauseAt;
+        } else if (tablePrimaryKey != null) {
+            explicitPrimary = bindKey(tablePrimaryKey, keyColumns, false);
+            explicitPrimaryAt = tablePrimaryKeyAt;
+        } else if (!columnPrimary.isEmpty()) {
+            explicitPrimary = new KeyExpression(columnPrimary);
+            explicitPrimaryAt = columnPrimaryAt;
+        }
+
+        // sorting key
+        KeyExpression sortingKey;
+        int sortingAt;
+        if (orderBy != null) {
+            sortingKey = bindKey(orderBy, keyColumns, false);
+            sortingAt = orderBy.start();
+        } else if (explicitPrimary != null) {
+            sortingKey = explicitPrimary;
+            sortingAt = explicitPrimaryAt;
+        } else {
+            sortingKey = KeyExpression.EMPTY;
+            sortingAt = -1;
+        }
+        checkSortingKey(sortingKey, "Sorting key", sortingAt, allowNullable);
+        KeyExpression primaryKey = sortingKey;
+        if (explicitPrimary != null) {
+            if (explicitPrimary.size() > sortingKey.size()) {
+                throw error(
+                        "Primary key must be a prefix of the sorting key, but its length: "
+                                + explicitPrimary.size()
+                                + " is greater than the sorting key length: "
+                                + sortingKey.size(),
+                        explicitPrimaryAt);
+            }
+            for (int i = 0; i < explicitPrimary.size(); i++) {
+                Expr p = explicitPrimary.elements().get(i);
+                Expr s = sortingKey.elements().get(i);
+                if (!p.equals(s)) {
+                    throw error(
+                            "Primary key must be a prefix of the sorting key, but the column"
+                                    + " in the position "
+                                    + i
+                                    + " is "
+                                    + s.columnName()
+                                    + ", not "
+                                    + p.columnName(),
+                            explicitPrimaryAt);
+                }
+            }
+            checkSortingKey(explicitPrimary, "Primary key", explicitPrimaryAt, allowNullable);
+            primaryKey = explicitPrimary;
+        }
+
+        EngineDefinition engine = engine(engineName, engineParens, engineArgs, columns, sortingKey);
+        return new TableSchema(
+                database,
+                name,
+                columns,
+                engine,
+                partitionKey,
+                sortingKey,
+                primaryKey,
+                settings,
+                comment);
+    }
+
+    private KeyExpression bindKey(
+            ExprParser.Parsed p, Map<String, DataType> columns, boolean partition) {
+        try {
+            return p.bindKey(columns, partition);
+        } catch (ExprException e) {
+            throw translate(e);
+        }
+    }
+
+    private void checkSortingKey(KeyExpression key, String what, int at, boolean allowNullable) {
+        Set<String> seen = new HashSet<>();
+        for (Expr e : key.elements()) {
+            if (e.isConstant()) {
+                throw error(what + " cannot contain constants: " + e.toSql(), at);
+            }
+            if (!seen.add(e.toSql())) {
+                throw error(what + " contains a duplicate expression: " + e.toSql(), at);
+            }
+        }
+        if (!allowNullable && hasNullable(key)) {
+            throw error(
+                    "Sorting key contains nullable columns, but merge tree setting"
+                            + " `allow_nullable_key` is disabled",
+                    at);
+        }
+    }
+
+    private static boolean hasNullable(KeyExpression key) {
+        for (DataType t : key.types()) {
+            DataType u = t instanceof LowCardinalityType lc ? lc.nested() : t;
+            if (u instanceof NullableType) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static DataType stripWrappers(DataType t) {
+        if (t instanceof LowCardinalityType lc) {
+            t = lc.nested();
+        }
+        return t instanceof NullableType n ? n.nested() : t;
+    }
+
+    /** ClickHouse refuses LowCardinality of number-like types unless explicitly allowed. */
+    private void checkLowCardinality(DataType t, Token column) {
+        if (t instanceof LowCardinalityType lc) {
+            DataType inner = stripWrappers(lc.nested());
+            TypeKind k = inner.kind();
+            if (k != TypeKind.STRING && k != TypeKind.FIXED_STRING && k != TypeKind.UUID) {
+                throw error(
+                        "Creating columns of type "
+                                + t.name()
+                                + " is prohibited by default"
+                                + " due to expected negative impact on performance (ClickHouse's"
+                                + " allow_suspicious_low_cardinality_types); column "
+                                + column.text(),
+                        column.start());
+            }
+        } else if (t instanceof NullableType n) {
+            checkLowCardinality(n.nested(), column);
+        } else if (t instanceof ArrayType a) {
+            checkLowCardinality(a.element(), column);
+        } else if (t instanceof MapType m) {
+            checkLowCardinality(m.key(), column);
+            checkLowCardinality(m.value(), column);
+        } else if (t instanceof TupleType tt) {
+            for (DataType e : tt.elements()) {
+                checkLowCardinality(e, column);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // engine
+
+    private EngineDefinition engine(
+            Token nameToken,
+            boolean parens,
+            List<List<Token>> args,
+            List<ColumnDefinition> columns,
+            KeyExpression sortingKey) {
+        String name = nameToken.text();
+        int at = nameToken.start();
+        switch (name) {
+            case "MergeTree":
+                if (!args.isEmpty()) {
+                    throw error(
+                            "This syntax for *MergeTree engine is deprecated. Use extended"
+                                    + " storage definition syntax with ORDER BY/PRIMARY KEY clause",
+                            at);
+                }
+                return EngineDefinition.mergeTree();
+            case "ReplacingMergeTree":
+                {
+                    if (args.size() > 2) {
+                        throw error(
+                                "ReplacingMergeTree takes at most 2 parameters (version"
+                                        + " column, is_deleted column), got "
+                                        + args.size(),
+                                at);
+                    }
+                    String ver = args.size() >= 1 ? columnArg(args.get(0), "version column") : null;
+                    String del =
+                            args.size() == 2 ? columnArg(args.get(1), "is_deleted column") : null;
+                    if (ver != null) {
+                        ColumnDefinition c =
+                                engineColumn(columns, ver, "Version column", args.get(0).get(0));
+                        DataType vt = c.type();
+                        if (!isVersionType(vt)) {
+                            throw error(
+                                    "The column "
+                                            + ver
+                                            + " cannot be used as a version column for storage"
+                                            + " ReplacingMergeTree because it is of type "
+                                            + vt.name()
+                                            + " (must be of an integer type or of"
+                                            + " type Date/DateTime/DateTime64)",
+                                    args.get(0).get(0).start());
+                        }
+                    }
+                    if (del != null) {
+                        ColumnDefinition c =
+                                engineColumn(columns, del, "is_deleted column", args.get(1).get(0));
+                        if (del.equals(ver)) {
+                            throw error(
+                                    "The version and is_deleted column cannot be the same"
+                                            + " column ("
+                                            + del
+                                            + ")",
+                                    args.get(1).get(0).start());
+                        }
+                        if (c.type().kind() != TypeKind.UINT8) {
+                            throw error(
+                                    "is_deleted column ("
+                                            + del
+                                            + ") for storage ReplacingMergeTree must have type"
+                                            + " UInt8. Provided column of type "
+                                            + c.type().name()
+                                            + ".",
+                                    args.get(1).get(0).start());
+                        }
+                    }
+                    return EngineDefinition.replacingMergeTree(ver, del);
+                }
+            case "SummingMergeTree":
+                {
+                    if (args.size() > 1) {
+                        throw error(
+                                "SummingMergeTree takes at most 1 parameter (a column or a"
+                                        + " tuple of columns to sum), got "
+                                        + args.size(),
+                                at);
+                    }
+                    List<String> sums = new ArrayList<>();
+                    if (args.size() == 1) {
+                        List<Token> a = args.get(0);
+                        if (a.get(0).type() == Type.OPEN_PAREN) {
+                            if (a.get(a.size() - 1).type() != Type.CLOSE_PAREN) {
+                                throw unexpected(a.get(a.size() - 1), "')'");
+                            }
+                            for (int i = 1; i < a.size() - 1; i++) {
+                                Token x = a.get(i);
+                                if (x.isIdentifier()) {
+                                    sums.add(x.text());
+                                } else if (x.type() != Type.COMMA) {
+                                    throw unexpected(x, "a column name");
+                                }
+                            }
+                        } else {
+                            sums.add(columnArg(a, "column to sum"));
+                        }
+                        Set<String> keyColumns = sortingKey.requiredColumns();
+                        for (int i = 0; i < sums.size(); i++) {
+                            String s = sums.get(i);
+                            boolean exists = false;
+                            for (ColumnDefinition c : columns) {
+                                exists |= c.name().equals(s);
+                            }
+                            if (!exists) {
+                                throw error(
+                                        "Column "
+                                                + s
+                                                + " listed in columns to sum does not"
+                                                + " exist in table declaration",
+                                        a.get(0).start());
+                            }
+                            if (keyColumns.contains(s)) {
+                                throw error(
+                                        "Columns: "
+                                                + s
+                                                + " listed both in columns to sum and"
+                                                + " in sorting key. That is not allowed",
+                                        a.get(0).start());
+                            }
+                        }
+                    }
+                    return EngineDefinition.summingMergeTree(sums);
+                }
+            case "CollapsingMergeTree":
+                {
+                    if (args.size() != 1) {
+                        throw error(
+                                "With extended storage definition syntax storage"
+                                    + " CollapsingMergeTree requires 1 parameters: name of column"
+                                    + " with sign",
+                                at);
+                    }
+                    String sign = columnArg(args.get(0), "sign column");
+                    ColumnDefinition c =
+                            engineColumn(columns, sign, "Sign column", args.get(0).get(0));
+                    if (c.type().kind() != TypeKind.INT8) {
+                        throw error(
+                                "Sign column ("
+                                        + sign
+                                        + ") for storage CollapsingMergeTree"
+                                        + " must have type Int8. Provided column of type "
+                                        + c.type().name()
+                                        + ".",
+                                args.get(0).get(0).start());
+                    }
+                    return EngineDefinition.collapsingMergeTree(sign);
+                }
+            default:
+                if (name.startsWith("Replicated") || OTHER_ENGINES.contains(name)) {
+                    throw unsupported(
+                            "ENGINE " + name,
+                            "ENGINE "
+                                    + name
+                                    + " is not supported (only MergeTree, ReplacingMergeTree,"
+                                    + " SummingMergeTree and CollapsingMergeTree)",
+                            at);
+                }
+                throw error("Unknown table engine " + name, at);
+        }
+    }
+
+    private String columnArg(List<Token> arg, String what) {
+        if (arg.size() != 1 || !arg.get(0).isIdentifier()) {
+            throw error(
+                    "The "
+                            + what
+                            + " must be given as a column name, found '"
+                            + text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end())
+                            + "'",
+                    arg.get(0).start());
+        }
+        return arg.get(0).text();
+    }
+
+    private ColumnDefinition engineColumn(
+            List<ColumnDefinition> columns, String name, String what, Token at) {
+        for (ColumnDefinition c : columns) {
+            if (c.name().equals(name)) {
+                return c;
+            }
+        }
+        throw error(what + " " + name + " does not exist in table declaration", at.start());
+    }
+
+    private static boolean isVersionType(DataType t) {
+        return switch (t.kind()) {
+            case UINT8,
+                            UINT16,
+                            UINT32,
+                            UINT64,
+                            UINT128,
+                            UINT256,
+                            INT8,
+                            INT16,
+                            INT32,
+                            INT64,
+                            INT128,
+                            INT256,
+                            DATE,
+                            DATE32,
+                            DATETIME,
+                            DATETIME64 ->
+                    true;
+            default -> false;
+        };
+    }
+}

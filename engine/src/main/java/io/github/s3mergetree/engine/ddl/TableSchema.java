@@ -1,0 +1,203 @@
+package io.github.s3mergetree.engine.ddl;
+
+import io.github.s3mergetree.engine.expr.KeyExpression;
+import io.github.s3mergetree.engine.expr.SqlLexer;
+import io.github.s3mergetree.engine.types.DataType;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An immutable MergeTree table definition, parsed and validated from {@code CREATE TABLE}: the
+ * columns, the engine, the partition, sorting and primary keys and the table settings.
+ *
+ * <p>Why: it is everything the part writer needs to know about a table (which columns are stored,
+ * with which types; how rows are sorted and partitioned; granularity and compression) in a form
+ * that has already been checked the way ClickHouse checks it, so a part written for it attaches to
+ * the same table in ClickHouse. {@link #toCreateTableSql()} prints an equivalent canonical
+ * statement.
+ */
+public final class TableSchema {
+    private final String database;
+    private final String name;
+    private final List<ColumnDefinition> columns;
+    private final EngineDefinition engine;
+    private final KeyExpression partitionKey;
+    private final KeyExpression sortingKey;
+    private final KeyExpression primaryKey;
+    private final MergeTreeSettings settings;
+    private final String comment;
+
+    TableSchema(
+            String database,
+            String name,
+            List<ColumnDefinition> columns,
+            EngineDefinition engine,
+            KeyExpression partitionKey,
+            KeyExpression sortingKey,
+            KeyExpression primaryKey,
+            MergeTreeSettings settings,
+            String comment) {
+        this.database = database;
+        this.name = Objects.requireNonNull(name);
+        this.columns = List.copyOf(columns);
+        this.engine = Objects.requireNonNull(engine);
+        this.partitionKey = Objects.requireNonNull(partitionKey);
+        this.sortingKey = Objects.requireNonNull(sortingKey);
+        this.primaryKey = Objects.requireNonNull(primaryKey);
+        this.settings = Objects.requireNonNull(settings);
+        this.comment = comment;
+    }
+
+    /**
+     * Parses and validates a {@code CREATE TABLE} statement (see {@link DdlParser#parse}).
+     *
+     * @throws DdlParseException if the statement is malformed or ClickHouse would reject it
+     * @throws UnsupportedDdlException if it uses something this engine cannot honour
+     */
+    public static TableSchema parse(String ddl) {
+        return DdlParser.parse(ddl);
+    }
+
+    /** The database, if the statement names one ({@code db.table}). */
+    public Optional<String> database() {
+        return Optional.ofNullable(database);
+    }
+
+    /** The table name. */
+    public String name() {
+        return name;
+    }
+
+    /** All columns in declaration order (ALIAS columns included). */
+    public List<ColumnDefinition> columns() {
+        return columns;
+    }
+
+    /** The columns stored in parts (all but ALIAS), in declaration order. */
+    public List<ColumnDefinition> storedColumns() {
+        List<ColumnDefinition> out = new ArrayList<>();
+        for (ColumnDefinition c : columns) {
+            if (c.isStored()) {
+                out.add(c);
+            }
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /** The column named {@code name}, if any. */
+    public Optional<ColumnDefinition> column(String name) {
+        for (ColumnDefinition c : columns) {
+            if (c.name().equals(name)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Name → type of all columns, in declaration order. */
+    public Map<String, DataType> columnTypes() {
+        Map<String, DataType> m = new LinkedHashMap<>();
+        for (ColumnDefinition c : columns) {
+            m.put(c.name(), c.type());
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    public EngineDefinition engine() {
+        return engine;
+    }
+
+    /** The partition key ({@link KeyExpression#EMPTY} if the table is not partitioned). */
+    public KeyExpression partitionKey() {
+        return partitionKey;
+    }
+
+    /** The sorting key ({@code ORDER BY}; empty for {@code ORDER BY tuple()}). */
+    public KeyExpression sortingKey() {
+        return sortingKey;
+    }
+
+    /** The primary key: {@code PRIMARY KEY}, else the sorting key; a prefix of the sorting key. */
+    public KeyExpression primaryKey() {
+        return primaryKey;
+    }
+
+    public MergeTreeSettings settings() {
+        return settings;
+    }
+
+    /** The table comment. */
+    public Optional<String> comment() {
+        return Optional.ofNullable(comment);
+    }
+
+    /**
+     * A canonical {@code CREATE TABLE} statement for this schema; parsing it gives an equal schema,
+     * and ClickHouse accepts it.
+     */
+    public String toCreateTableSql() {
+        StringBuilder b = new StringBuilder("CREATE TABLE ");
+        if (database != null) {
+            b.append(DdlParser.quoteIdentifier(database)).append('.');
+        }
+        b.append(DdlParser.quoteIdentifier(name)).append("\n(\n");
+        for (int i = 0; i < columns.size(); i++) {
+            b.append("    ").append(columns.get(i).toSql());
+            b.append(i + 1 < columns.size() ? ",\n" : "\n");
+        }
+        b.append(")\nENGINE = ").append(engine.toSql());
+        if (!partitionKey.isEmpty()) {
+            b.append("\nPARTITION BY ").append(partitionKey.toSql());
+        }
+        if (!primaryKey.equals(sortingKey)) {
+            b.append("\nPRIMARY KEY ").append(primaryKey.toSql());
+        }
+        b.append("\nORDER BY ").append(sortingKey.toSql());
+        if (!settings.asMap().isEmpty()) {
+            b.append("\nSETTINGS ").append(settings.toSql());
+        }
+        if (comment != null) {
+            b.append("\nCOMMENT ").append(SqlLexer.quoteString(comment));
+        }
+        return b.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TableSchema t
+                && Objects.equals(t.database, database)
+                && t.name.equals(name)
+                && t.columns.equals(columns)
+                && t.engine.equals(engine)
+                && t.partitionKey.equals(partitionKey)
+                && t.sortingKey.equals(sortingKey)
+                && t.primaryKey.equals(primaryKey)
+                && t.settings.equals(settings)
+                && Objects.equals(t.comment, comment);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                database,
+                name,
+                columns,
+                engine,
+                partitionKey,
+                sortingKey,
+                primaryKey,
+                settings,
+                comment);
+    }
+
+    @Override
+    public String toString() {
+        return toCreateTableSql();
+    }
+}

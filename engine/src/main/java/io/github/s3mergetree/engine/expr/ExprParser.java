@@ -1,0 +1,633 @@
+package io.github.s3mergetree.engine.expr;
+
+import io.github.s3mergetree.engine.expr.SqlLexer.Token;
+import io.github.s3mergetree.engine.expr.SqlLexer.Type;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.DataTypeParser;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parses ClickHouse expressions (as used in {@code PARTITION BY}, {@code ORDER BY}, {@code PRIMARY
+ * KEY} and {@code DEFAULT}) and types them against a table's columns.
+ *
+ * <p>Supported syntax: column names (bare, back-quoted or double-quoted), integer / float / string
+ * literals, {@code NULL}, {@code true}/{@code false}, function calls, the operators {@code + - * /
+ * %} and unary {@code -} with ClickHouse's precedence, parenthesised tuples {@code (a, b)}, and
+ * {@code CAST(x AS T)} / {@code CAST(x, 'T')} / {@code x::T}. Comparisons, logical operators,
+ * lambdas, arrays and subqueries are rejected as unsupported. As ClickHouse does, a minus sign in
+ * front of a number literal makes a negative literal ({@code -1} is an Int8 constant, not {@code
+ * negate(1)}), and in partition keys {@code %} / {@code modulo} means {@code moduloLegacy}.
+ *
+ * <p>Why a parser of our own: the engine must compute keys exactly as ClickHouse does, so it needs
+ * the expression itself, typed by ClickHouse's rules, not just its text.
+ */
+public final class ExprParser {
+
+    /** Words that end an expression or that the parser rejects as unsupported operators. */
+    private static final Set<String> UNSUPPORTED_WORDS =
+            Set.of("AND", "OR", "IS", "IN", "BETWEEN", "LIKE", "ILIKE", "NOT", "GLOBAL", "AS");
+
+    private static final Set<String> KEYWORDS =
+            Set.of(
+                    "NULL",
+                    "TRUE",
+                    "FALSE",
+                    "AND",
+                    "OR",
+                    "NOT",
+                    "IS",
+                    "IN",
+                    "BETWEEN",
+                    "LIKE",
+                    "ILIKE",
+                    "AS",
+                    "CAST",
+                    "CASE",
+                    "WHEN",
+                    "THEN",
+                    "ELSE",
+                    "END",
+                    "INTERVAL",
+                    "SELECT",
+                    "FROM",
+                    "WHERE",
+                    "ORDER",
+                    "BY",
+                    "PARTITION",
+                    "PRIMARY",
+                    "KEY",
+                    "SETTINGS",
+                    "TTL",
+                    "SAMPLE",
+                    "COMMENT",
+                    "CODEC",
+                    "DEFAULT",
+                    "MATERIALIZED",
+                    "ALIAS",
+                    "ENGINE",
+                    "INF",
+                    "NAN",
+                    "ALL",
+                    "DISTINCT",
+                    "VALUES",
+                    "TABLE",
+                    "GLOBAL",
+                    "EPHEMERAL",
+                    "INDEX",
+                    "PROJECTION",
+                    "CONSTRAINT",
+                    "WITH",
+                    "ARRAY",
+                    "JOIN",
+                    "ON",
+                    "USING");
+
+    private ExprParser() {}
+
+    /** Whether {@code word} should be back-quoted when printed as a column name. */
+    static boolean isKeyword(String word) {
+        return KEYWORDS.contains(word.toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * Parses and types a whole expression.
+     *
+     * @param sql the expression text
+     * @param columns the table's columns (name → declared type) that the expression may reference
+     * @throws ExprException on a syntax error, an unknown column or function, an unsupported
+     *     construct or wrong argument types; the position is an offset into {@code sql}
+     */
+    public static Expr parse(String sql, Map<String, DataType> columns) {
+        return whole(sql).bind(columns);
+    }
+
+    /**
+     * Parses and types a key: a tuple is flattened into its elements, {@code tuple()} is the empty
+     * key, any other expression is a one-element key.
+     *
+     * @param partitionKey whether this is a partition key, where ClickHouse computes {@code %} as
+     *     {@code moduloLegacy}
+     */
+    public static KeyExpression parseKey(
+            String sql, Map<String, DataType> columns, boolean partitionKey) {
+        return whole(sql).bindKey(columns, partitionKey);
+    }
+
+    /**
+     * Parses and types a DEFAULT / MATERIALIZED / ALIAS expression and converts it to the column's
+     * type {@code target} as ClickHouse does ({@code NULL} is allowed for Nullable columns).
+     */
+    public static Expr parseDefault(String sql, Map<String, DataType> columns, DataType target) {
+        return whole(sql).bindDefault(columns, target);
+    }
+
+    private static Parsed whole(String sql) {
+        List<Token> tokens = SqlLexer.tokenize(sql);
+        Parsed p = parsePrefix(sql, tokens, 0);
+        Token next = tokens.get(p.nextTokenIndex());
+        if (next.type() != Type.EOF) {
+            throw ExprException.syntax(
+                    "Unexpected " + next.describe() + " after the expression", next.start());
+        }
+        return p;
+    }
+
+    /**
+     * Parses the syntax of one expression starting at token {@code index} of {@code tokens} (from
+     * {@link SqlLexer#tokenize} of {@code text}) and stops at the first token that cannot continue
+     * it: a comma or closing parenthesis that is not its own, a keyword, a semicolon or the end of
+     * input. Names and functions are resolved later, by the methods of {@link Parsed}, so a DDL
+     * parser can parse a DEFAULT expression before it has seen all columns.
+     *
+     * @throws ExprException (syntax or unsupported) if no expression starts there
+     */
+    public static Parsed parsePrefix(String text, List<Token> tokens, int index) {
+        Parser p = new Parser(text, tokens, index);
+        Ast ast = p.expression();
+        p.checkEnd();
+        Token first = tokens.get(index);
+        Token last = tokens.get(p.pos - 1);
+        return new Parsed(ast, first.start(), last.end(), p.pos);
+    }
+
+    /** A parsed, not yet typed expression. */
+    public static final class Parsed {
+        private final Ast ast;
+        private final int start;
+        private final int end;
+        private final int next;
+
+        private Parsed(Ast ast, int start, int end, int next) {
+            this.ast = ast;
+            this.start = start;
+            this.end = end;
+            this.next = next;
+        }
+
+        /** Offset of the expression's first character in the parsed text. */
+        public int start() {
+            return start;
+        }
+
+        /** Offset just after the expression's last character. */
+        public int end() {
+            return end;
+        }
+
+        /** Index of the first token after the expression. */
+        public int nextTokenIndex() {
+            return next;
+        }
+
+        /** Types the expression against {@code columns}. */
+        public Expr bind(Map<String, DataType> columns) {
+            return new Binder(columns, false).bind(ast);
+        }
+
+        /** Types the expression as a key (see {@link ExprParser#parseKey}). */
+        public KeyExpression bindKey(Map<String, DataType> columns, boolean partitionKey) {
+            Binder b = new Binder(columns, partitionKey);
+            Ast a = ast;
+            boolean isTuple =
+                    a.kind == Ast.Kind.TUPLE
+                            || (a.kind == Ast.Kind.CALL
+                                    && a.form == FunctionCall.Form.CALL
+                                    && a.name.equals("tuple"));
+            List<Expr> elements = new ArrayList<>();
+            if (isTuple) {
+                for (Ast e : a.args) {
+                    elements.add(b.bind(e));
+                }
+            } else {
+                elements.add(b.bind(a));
+            }
+            return new KeyExpression(elements);
+        }
+
+        /** Types a DEFAULT expression and converts it to {@code target}. */
+        public Expr bindDefault(Map<String, DataType> columns, DataType target) {
+            if (ast.kind == Ast.Kind.LITERAL && ast.literal.kind() == Literal.Kind.NULL) {
+                DataType inner = Vectors.stripLowCardinality(target);
+                if (!(inner instanceof io.github.s3mergetree.engine.types.NullableType)) {
+                    throw ExprException.invalid(
+                            "Cannot convert NULL to the non-Nullable type " + target.name(),
+                            ast.position);
+                }
+                return Literal.ofNull(target);
+            }
+            Expr e = new Binder(columns, false).bind(ast);
+            return ConversionFunctions.convert(e, target, ast.position);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // syntax
+
+    private static final class Parser {
+        private final String text;
+        private final List<Token> t;
+        private int pos;
+
+        Parser(String text, List<Token> tokens, int pos) {
+            this.text = text;
+            this.t = tokens;
+            this.pos = pos;
+        }
+
+        Token peek() {
+            return t.get(pos);
+        }
+
+        Token next() {
+            Token k = t.get(pos);
+            if (k.type() != Type.EOF) {
+                pos++;
+            }
+            return k;
+        }
+
+        ExprException unexpected(Token k, String expected) {
+            return ExprException.syntax(
+                    "Unexpected " + k.describe() + ", expected " + expected, k.start());
+        }
+
+        Token expect(Type type, String what) {
+            Token k = peek();
+            if (k.type() != type) {
+                throw unexpected(k, what);
+            }
+            return next();
+        }
+
+        /** Rejects operators this engine does not support right after an expression. */
+        void checkEnd() {
+            Token k = peek();
+            switch (k.type()) {
+                case OPERATOR, EQUALS, OPEN_BRACKET ->
+                        throw ExprException.unsupported(
+                                "Operator '" + k.text() + "' is not supported in expressions",
+                                k.start());
+                case DOT ->
+                        throw ExprException.unsupported(
+                                "Qualified names and tuple element access ('.') are not"
+                                        + " supported",
+                                k.start());
+                case BARE_WORD -> {
+                    String u = k.text().toUpperCase(Locale.ROOT);
+                    if (UNSUPPORTED_WORDS.contains(u)) {
+                        throw ExprException.unsupported(
+                                "Operator " + u + " is not supported in expressions", k.start());
+                    }
+                }
+                default -> {}
+            }
+        }
+
+        Ast expression() {
+            Ast left = multiplicative();
+            while (true) {
+                Token k = peek();
+                if (k.type() == Type.PLUS || k.type() == Type.MINUS) {
+                    next();
+                    Ast right = multiplicative();
+                    boolean plus = k.type() == Type.PLUS;
+                    left =
+                            Ast.operator(
+                                    plus ? "plus" : "minus",
+                                    plus ? "+" : "-",
+                                    FunctionCall.Form.INFIX,
+                                    List.of(left, right),
+                                    k.start());
+                } else {
+                    return left;
+                }
+            }
+        }
+
+        Ast multiplicative() {
+            Ast left = unary();
+            while (true) {
+                Token k = peek();
+                String name;
+                switch (k.type()) {
+                    case STAR -> name = "multiply";
+                    case SLASH -> name = "divide";
+                    case PERCENT -> name = "modulo";
+                    default -> {
+                        return left;
+                    }
+                }
+                next();
+                Ast right = unary();
+                left =
+                        Ast.operator(
+                                name,
+                                k.text(),
+                                FunctionCall.Form.INFIX,
+                                List.of(left, right),
+                                k.start());
+            }
+        }
+
+        Ast unary() {
+            Token k = peek();
+            if (k.type() == Type.MINUS) {
+                next();
+                Token n = peek();
+                if (n.type() == Type.NUMBER) {
+                    next();
+                    return Ast.literal(number(n, true), k.start());
+                }
+                if (n.isWord("inf") || n.isWord("infinity")) {
+                    next();
+                    return Ast.literal(Literal.ofDouble(Double.NEGATIVE_INFINITY), k.start());
+                }
+                if (n.isWord("nan")) {
+                    next();
+                    return Ast.literal(Literal.ofDouble(-Double.NaN), k.start());
+                }
+                Ast a = unary();
+                return Ast.operator("negate", "-", FunctionCall.Form.PREFIX, List.of(a), k.start());
+            }
+            if (k.type() == Type.PLUS) {
+                next();
+                return unary();
+            }
+            return postfix();
+        }
+
+        Ast postfix() {
+            Ast a = primary();
+            while (peek().type() == Type.OPERATOR && peek().text().equals("::")) {
+                Token op = next();
+                DataType type = typeAt(peek());
+                a = Ast.cast(a, type, op.start());
+            }
+            return a;
+        }
+
+        /** Parses a data type starting at token {@code k} and skips the tokens it spans. */
+        DataType typeAt(Token k) {
+            DataTypeParser.Result r;
+            try {
+                r = DataTypeParser.parsePrefix(text, k.start());
+            } catch (DataTypeParser.TypeParseException e) {
+                throw ExprException.syntax(e.detail(), e.position());
+            }
+            while (peek().type() != Type.EOF && peek().start() < r.end()) {
+                next();
+            }
+            return r.type();
+        }
+
+        Ast primary() {
+            Token k = next();
+            switch (k.type()) {
+                case NUMBER:
+                    return Ast.literal(number(k, false), k.start());
+                case STRING:
+                    return Ast.literal(Literal.ofString(k.text()), k.start());
+                case OPEN_PAREN:
+                    {
+                        List<Ast> items = new ArrayList<>();
+                        if (peek().type() == Type.CLOSE_PAREN) {
+                            next();
+                            return Ast.tuple(items, k.start());
+                        }
+                        items.add(expression());
+                        checkEnd();
+                        boolean comma = false;
+                        while (peek().type() == Type.COMMA) {
+                            next();
+                            comma = true;
+                            if (peek().type() == Type.CLOSE_PAREN) {
+                                break;
+                            }
+                            items.add(expression());
+                            checkEnd();
+                        }
+                        expect(Type.CLOSE_PAREN, "')'");
+                        if (items.size() == 1 && !comma) {
+                            return items.get(0);
+                        }
+                        return Ast.tuple(items, k.start());
+                    }
+                case QUOTED_IDENTIFIER:
+                    return Ast.identifier(k.text(), k.start());
+                case BARE_WORD:
+                    return word(k);
+                case OPEN_BRACKET:
+                    throw ExprException.unsupported("Array literals are not supported", k.start());
+                default:
+                    throw unexpected(k, "an expression");
+            }
+        }
+
+        Ast word(Token k) {
+            String w = k.text();
+            String u = w.toUpperCase(Locale.ROOT);
+            if (peek().type() == Type.OPEN_PAREN) {
+                if (u.equals("CAST")) {
+                    return castCall(k);
+                }
+                next();
+                List<Ast> args = new ArrayList<>();
+                if (peek().type() != Type.CLOSE_PAREN) {
+                    while (true) {
+                        if (peek().isWord("DISTINCT") || peek().type() == Type.STAR) {
+                            throw ExprException.unsupported(
+                                    "Aggregate syntax in " + w + "(...) is not supported",
+                                    peek().start());
+                        }
+                        args.add(expression());
+                        checkEnd();
+                        if (peek().type() == Type.COMMA) {
+                            next();
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                expect(Type.CLOSE_PAREN, "',' or ')' in the arguments of " + w);
+                if (peek().type() == Type.OPEN_PAREN) {
+                    throw ExprException.unsupported(
+                            "Parametric functions (" + w + "(...)(...)) are not supported",
+                            peek().start());
+                }
+                return Ast.call(w, args, k.start());
+            }
+            switch (u) {
+                case "NULL":
+                    return Ast.literal(NULL_MARKER, k.start());
+                case "TRUE":
+                    return Ast.literal(Literal.ofBool(true), k.start());
+                case "FALSE":
+                    return Ast.literal(Literal.ofBool(false), k.start());
+                case "INF":
+                case "INFINITY":
+                    return Ast.literal(Literal.ofDouble(Double.POSITIVE_INFINITY), k.start());
+                case "NAN":
+                    return Ast.literal(Literal.ofDouble(Double.NaN), k.start());
+                case "CASE":
+                case "INTERVAL":
+                case "NOT":
+                case "SELECT":
+                case "ARRAY":
+                    throw ExprException.unsupported(
+                            u + " expressions are not supported", k.start());
+                default:
+                    return Ast.identifier(w, k.start());
+            }
+        }
+
+        Ast castCall(Token k) {
+            next(); // (
+            Ast arg = expression();
+            checkEndExceptAs();
+            DataType type;
+            if (peek().isWord("AS")) {
+                next();
+                type = typeAt(peek());
+            } else if (peek().type() == Type.COMMA) {
+                next();
+                Token s = expect(Type.STRING, "a type name as a string literal");
+                try {
+                    type = DataTypeParser.parse(s.text());
+                } catch (DataTypeParser.TypeParseException e) {
+                    throw ExprException.syntax(e.detail(), s.start());
+                }
+            } else {
+                throw unexpected(peek(), "AS or ',' in CAST");
+            }
+            expect(Type.CLOSE_PAREN, "')' after CAST");
+            return Ast.cast(arg, type, k.start());
+        }
+
+        void checkEndExceptAs() {
+            if (!peek().isWord("AS")) {
+                checkEnd();
+            }
+        }
+
+        Literal number(Token k, boolean negative) {
+            String s = k.text();
+            try {
+                if (s.startsWith("0x") || s.startsWith("0X")) {
+                    return integer(new BigInteger(s.substring(2), 16), negative, s);
+                }
+                if (s.startsWith("0b") || s.startsWith("0B")) {
+                    return integer(new BigInteger(s.substring(2), 2), negative, s);
+                }
+                if (s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0) {
+                    return integer(new BigInteger(s), negative, s);
+                }
+                double d = Double.parseDouble(s);
+                return Literal.ofDouble(negative ? -d : d);
+            } catch (NumberFormatException e) {
+                throw ExprException.syntax("Malformed number " + s, k.start());
+            }
+        }
+
+        static Literal integer(BigInteger v, boolean negative, String text) {
+            if (negative) {
+                v = v.negate();
+                if (v.bitLength() <= 63) {
+                    return Literal.ofLong(v.longValue());
+                }
+                return Literal.ofDouble(v.doubleValue());
+            }
+            if (v.bitLength() <= 64) {
+                return Literal.ofUnsignedLong(v.longValue());
+            }
+            return Literal.ofDouble(v.doubleValue());
+        }
+    }
+
+    /** The NULL literal before typing (typed by the DEFAULT context). */
+    private static final Literal NULL_MARKER =
+            Literal.ofNull(
+                    new io.github.s3mergetree.engine.types.NullableType(
+                            io.github.s3mergetree.engine.types.DataTypes.UINT8));
+
+    // ---------------------------------------------------------------------------------------
+    // typing
+
+    private static final class Binder {
+        private final Map<String, DataType> columns;
+        private final boolean partitionKey;
+
+        Binder(Map<String, DataType> columns, boolean partitionKey) {
+            this.columns = columns;
+            this.partitionKey = partitionKey;
+        }
+
+        Expr bind(Ast a) {
+            switch (a.kind) {
+                case IDENTIFIER:
+                    {
+                        DataType t = columns.get(a.name);
+                        if (t == null) {
+                            throw ExprException.invalid(
+                                    "Unknown column '" + a.name + "' in expression", a.position);
+                        }
+                        return new ColumnRef(a.name, t);
+                    }
+                case LITERAL:
+                    if (a.literal == NULL_MARKER) {
+                        throw ExprException.unsupported(
+                                "NULL is only supported as a whole DEFAULT value", a.position);
+                    }
+                    return a.literal;
+                case TUPLE:
+                    {
+                        List<Expr> args = bindAll(a.args);
+                        Functions.Def def = Functions.lookup("tuple");
+                        return Functions.call(def, args, a.position, FunctionCall.Form.TUPLE, null);
+                    }
+                case CAST:
+                    {
+                        Expr arg = bind(a.args.get(0));
+                        return ConversionFunctions.cast(arg, a.castType, a.position, true);
+                    }
+                default:
+                    {
+                        String name = a.name;
+                        Functions.Def def = Functions.lookup(name);
+                        if (def == null) {
+                            throw ExprException.unsupported(
+                                    "Function "
+                                            + name
+                                            + " is unknown or not supported by this engine",
+                                    a.position);
+                        }
+                        String printName = a.operator;
+                        if (partitionKey && def.name().equals("modulo")) {
+                            // ClickHouse computes % in partition keys with moduloLegacy
+                            def = Functions.lookup("moduloLegacy");
+                            if (a.form == FunctionCall.Form.CALL) {
+                                printName = "modulo";
+                            }
+                        }
+                        List<Expr> args = bindAll(a.args);
+                        FunctionCall.Form form =
+                                def.name().equals("tuple") ? FunctionCall.Form.TUPLE : a.form;
+                        return Functions.call(def, args, a.position, form, printName);
+                    }
+            }
+        }
+
+        List<Expr> bindAll(List<Ast> asts) {
+            List<Expr> out = new ArrayList<>(asts.size());
+            for (Ast x : asts) {
+                out.add(bind(x));
+            }
+            return out;
+        }
+    }
+}
