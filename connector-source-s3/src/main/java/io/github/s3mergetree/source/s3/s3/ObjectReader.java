@@ -197,7 +197,11 @@ public final class ObjectReader {
         private final long end;
         private long nextChunkStart;
         private final ArrayDeque<Future<byte[]>> inFlight = new ArrayDeque<>();
+        private final ArrayDeque<Integer> chunkLengths = new ArrayDeque<>();
+        /** Consumed chunk buffers, reused for the next downloads (bounded memory, no GC churn). */
+        private final ArrayDeque<byte[]> free = new ArrayDeque<>();
         private byte[] chunk;
+        private int chunkLen;
         private int chunkPos;
         private boolean closed;
 
@@ -214,16 +218,19 @@ public final class ObjectReader {
                 long s = nextChunkStart;
                 long e = Math.min(end, s + bufferSize);
                 nextChunkStart = e;
-                inFlight.add(downloadExecutor.submit(() -> download(s, e)));
+                byte[] buf = free.poll();
+                byte[] target = buf != null && buf.length >= e - s ? buf : new byte[bufferSize];
+                inFlight.add(downloadExecutor.submit(() -> download(target, s, e)));
+                chunkLengths.add((int) (e - s));
             }
         }
 
-        private byte[] download(long s, long e) throws IOException {
-            byte[] buf = new byte[(int) (e - s)];
+        private byte[] download(byte[] buf, long s, long e) throws IOException {
+            int len = (int) (e - s);
             try (InputStream in = new ResumingRangeInputStream(key, etag, s, e)) {
                 int off = 0;
-                while (off < buf.length) {
-                    int n = in.read(buf, off, buf.length - off);
+                while (off < len) {
+                    int n = in.read(buf, off, len - off);
                     if (n < 0) {
                         throw new EOFException(client.describe(key) + " ended at " + (s + off));
                     }
@@ -238,8 +245,12 @@ public final class ObjectReader {
             if (f == null) {
                 return false;
             }
+            if (chunk != null) {
+                free.add(chunk);
+            }
             try {
                 chunk = f.get();
+                chunkLen = chunkLengths.poll();
                 chunkPos = 0;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -273,12 +284,12 @@ public final class ObjectReader {
             if (len == 0) {
                 return 0;
             }
-            while (chunk == null || chunkPos >= chunk.length) {
+            while (chunk == null || chunkPos >= chunkLen) {
                 if (!nextChunk()) {
                     return -1;
                 }
             }
-            int n = Math.min(len, chunk.length - chunkPos);
+            int n = Math.min(len, chunkLen - chunkPos);
             System.arraycopy(chunk, chunkPos, b, off, n);
             chunkPos += n;
             return n;

@@ -61,6 +61,7 @@ public final class S3TestServer implements AutoCloseable {
                         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                         .endpoint(URI.create("http://127.0.0.1:0"))
                         .ignoreUnknownHeaders(true)
+                        .v4MaxNonChunkedRequestSize(1L << 30)
                         .build();
         proxy.start();
         long deadline = System.currentTimeMillis() + 30_000;
