@@ -4,7 +4,6 @@ import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorState;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorStateSerializer;
 import io.github.s3mergetree.source.s3.enumerator.S3SourceEnumerator;
 import io.github.s3mergetree.source.s3.enumerator.SplitPlanner;
-import io.github.s3mergetree.source.s3.format.PositionedRecord;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.reader.S3SourceReader;
@@ -80,9 +79,7 @@ public final class S3Source<T>
 
     @Override
     public Boundedness getBoundedness() {
-        return discoveryInterval() == null
-                ? Boundedness.BOUNDED
-                : Boundedness.CONTINUOUS_UNBOUNDED;
+        return discoveryInterval() == null ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
     }
 
     private Duration discoveryInterval() {

@@ -215,7 +215,9 @@ public final class S3SourceBuilder<T> {
         } else if (location.startsWith("file://")) {
             if (endpoint != null || accessKey != null) {
                 throw new IllegalArgumentException(
-                        "location '" + location + "' is local: endpoint and credentials do not apply");
+                        "location '"
+                                + location
+                                + "' is local: endpoint and credentials do not apply");
             }
             String path = location.substring("file://".length());
             if (!path.startsWith("/")) {

@@ -93,7 +93,9 @@ class S3SourceBuilderTest {
                 .hasMessageContaining("absolute");
         assertThatThrownBy(
                         () ->
-                                S3Source.builder(new ParquetBlockFormat(TargetSchema.parse("id Int64")))
+                                S3Source.builder(
+                                                new ParquetBlockFormat(
+                                                        TargetSchema.parse("id Int64")))
                                         .setFormat(null)
                                         .setLocation("s3://b/x")
                                         .build())

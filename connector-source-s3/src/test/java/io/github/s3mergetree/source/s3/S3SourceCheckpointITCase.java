@@ -100,7 +100,8 @@ class S3SourceCheckpointITCase {
     @Test
     void restoresMidObjectWithoutDuplicatesOrLoss() throws Exception {
         S3Source<Block> source =
-                S3Source.builder(new ParquetBlockFormat(TargetSchema.parse("id Int64, name String")))
+                S3Source.builder(
+                                new ParquetBlockFormat(TargetSchema.parse("id Int64, name String")))
                         .setLocation("s3://" + BUCKET + "/cp/*.parquet")
                         .setEndpoint(s3.endpoint())
                         .setPathStyleAccess(true)

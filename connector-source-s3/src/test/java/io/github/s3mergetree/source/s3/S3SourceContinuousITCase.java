@@ -28,9 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Continuous mode: objects that arrive while the job runs are discovered and read exactly once;
- * an object that keeps failing is parked after {@code s3queue_loading_retries} and the job goes
- * on.
+ * Continuous mode: objects that arrive while the job runs are discovered and read exactly once; an
+ * object that keeps failing is parked after {@code s3queue_loading_retries} and the job goes on.
  */
 class S3SourceContinuousITCase {
     static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
@@ -112,7 +111,9 @@ class S3SourceContinuousITCase {
             }
             // nothing more arrives: no duplicates after a few more discoveries
             Thread.sleep(1000);
-            long parked = S3SourceFaultsITCase.sumOf(REPORTER, S3SourceMetrics.PARKED_OBJECTS) - parkedBefore;
+            long parked =
+                    S3SourceFaultsITCase.sumOf(REPORTER, S3SourceMetrics.PARKED_OBJECTS)
+                            - parkedBefore;
             job.cancel().get();
             assertThat(Tuple3.of(rows, sum, squares))
                     .isEqualTo(S3SourceITCase.expected(0, expectedRows));

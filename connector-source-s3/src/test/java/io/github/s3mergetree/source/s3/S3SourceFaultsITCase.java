@@ -32,8 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Reads through a proxy that injects 503 SlowDown, connection resets and truncated bodies: the row
- * counts stay exact and the retries show in the source's metrics. Includes a large object split
- * by row groups and read by parallel ranged GETs.
+ * counts stay exact and the retries show in the source's metrics. Includes a large object split by
+ * row groups and read by parallel ranged GETs.
  */
 class S3SourceFaultsITCase {
     static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
@@ -60,8 +60,11 @@ class S3SourceFaultsITCase {
         s3 = new S3TestServer();
         s3.createBucket(BUCKET);
         for (int i = 0; i < SMALL; i++) {
-            s3.put(BUCKET, String.format("in/small-%03d.parquet", i),
-                    ParquetFiles.idsAndNames((long) i * SMALL_ROWS, SMALL_ROWS, CompressionCodecName.SNAPPY));
+            s3.put(
+                    BUCKET,
+                    String.format("in/small-%03d.parquet", i),
+                    ParquetFiles.idsAndNames(
+                            (long) i * SMALL_ROWS, SMALL_ROWS, CompressionCodecName.SNAPPY));
         }
         long first = (long) SMALL * SMALL_ROWS;
         byte[] large =
@@ -72,7 +75,12 @@ class S3SourceFaultsITCase {
                         512 * 1024,
                         (g, i) -> {
                             g.add("id", first + i);
-                            g.add("name", "row " + (first + i) + " " + ((first + i) * 2654435761L % 1_000_003));
+                            g.add(
+                                    "name",
+                                    "row "
+                                            + (first + i)
+                                            + " "
+                                            + ((first + i) * 2654435761L % 1_000_003));
                         });
         largeSize = large.length;
         s3.put(BUCKET, "in/large.parquet", large);
@@ -88,7 +96,8 @@ class S3SourceFaultsITCase {
     @Test
     void exactRowsDespiteSlowDownsResetsAndTruncatedBodies() throws Exception {
         S3Source<Block> source =
-                S3Source.builder(new ParquetBlockFormat(TargetSchema.parse("id Int64, name String")))
+                S3Source.builder(
+                                new ParquetBlockFormat(TargetSchema.parse("id Int64, name String")))
                         .setLocation("s3://" + BUCKET + "/in/*.parquet")
                         .setEndpoint(proxy.endpoint())
                         .setPathStyleAccess(true)

@@ -54,7 +54,8 @@ class S3SourceFormatsITCase {
                     BUCKET,
                     "json/part-" + e + ".jsonl" + ext,
                     io.github.s3mergetree.source.s3.testutils.Compressors.compress(
-                            ext.isEmpty() ? "" : ext.substring(1), b.toString().getBytes(StandardCharsets.UTF_8)));
+                            ext.isEmpty() ? "" : ext.substring(1),
+                            b.toString().getBytes(StandardCharsets.UTF_8)));
         }
         StringBuilder csv = new StringBuilder("name,id\n");
         for (int i = 0; i < csvRows; i++) {
@@ -106,7 +107,8 @@ class S3SourceFormatsITCase {
                                 "s3://" + BUCKET + "/json/part-*.jsonl*")
                         .setOption(S3SourceOptions.MAX_BLOCK_SIZE, 1000)
                         .build();
-        assertThat(run(source)).isEqualTo(S3SourceITCase.expected(0, (long) EXTENSIONS.length * ROWS));
+        assertThat(run(source))
+                .isEqualTo(S3SourceITCase.expected(0, (long) EXTENSIONS.length * ROWS));
     }
 
     @Test

@@ -137,7 +137,9 @@ class S3SourceITCase {
     @Test
     void readsTwoThousandObjectsMatchedByAGlob() throws Exception {
         S3Source<Block> source =
-                builder("s3://" + BUCKET + "/many/{0..9}/part-*.parquet", "id Int64, name Nullable(String)")
+                builder(
+                                "s3://" + BUCKET + "/many/{0..9}/part-*.parquet",
+                                "id Int64, name Nullable(String)")
                         .setOption(S3SourceOptions.S3_LIST_OBJECT_KEYS_SIZE, 100)
                         .build();
         assertThat(source.pattern().listPrefixes()).hasSize(10);
@@ -149,8 +151,7 @@ class S3SourceITCase {
     void alternativesAndQuestionMarkSelectASubset() throws Exception {
         // dirs 3 and 7, files 0100..0109
         S3Source<Block> source =
-                builder("s3://" + BUCKET + "/many/{3,7}/part-010?.parquet", "id Int64")
-                        .build();
+                builder("s3://" + BUCKET + "/many/{3,7}/part-010?.parquet", "id Int64").build();
         long rows = 0;
         Tuple3<Long, Long, Long> got = checksum(source, 2);
         long sum = 0;

@@ -7,8 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a continuous source remembers about objects it has already turned into splits, kept
- * bounded as in ClickHouse's S3Queue (instead of Flink FileSource's ever-growing path set).
+ * What a continuous source remembers about objects it has already turned into splits, kept bounded
+ * as in ClickHouse's S3Queue (instead of Flink FileSource's ever-growing path set).
  *
  * <ul>
  *   <li>{@link DiscoveryMode#ORDERED}: keys arrive in lexicographic order; only the greatest key

@@ -1,7 +1,6 @@
 package io.github.s3mergetree.source.s3.enumerator;
 
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
 import io.github.s3mergetree.source.s3.s3.ObjectLister;
 import io.github.s3mergetree.source.s3.s3.ObjectStoreClient;
@@ -31,10 +30,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lists the pattern (once when bounded, every {@code discovery-interval} when continuous), turns
- * new objects into splits and hands them out to readers that ask for them (pull-based: fast
- * readers take more). While many splits are pending a request gets a few (at most {@link
- * #MAX_BATCH}, at most a quarter of the pending splits per reader) to save round trips; towards
- * the end one at a time.
+ * new objects into splits and hands them out to readers that ask for them (pull-based: fast readers
+ * take more). While many splits are pending a request gets a few (at most {@link #MAX_BATCH}, at
+ * most a quarter of the pending splits per reader) to save round trips; towards the end one at a
+ * time.
  *
  * <p>Listing runs on Flink's enumerator worker thread; all state changes run in the coordinator
  * thread. In bounded mode no split is assigned before the listing completed, so a restored
@@ -153,7 +152,10 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
         if (discoveryInterval == null) {
             initialListingDone = true;
             LOG.info(
-                    "Listed {} objects matching '{}' into {} splits", objects.size(), pattern, added);
+                    "Listed {} objects matching '{}' into {} splits",
+                    objects.size(),
+                    pattern,
+                    added);
         } else if (added > 0) {
             LOG.info("Discovered {} new splits matching '{}'", added, pattern);
         }
@@ -177,7 +179,8 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
                                 MAX_BATCH,
                                 Math.max(
                                         1,
-                                        pending.size() / (4 * Math.max(1, context.currentParallelism()))));
+                                        pending.size()
+                                                / (4 * Math.max(1, context.currentParallelism()))));
                 List<S3ObjectSplit> assigned = new ArrayList<>(batch);
                 assigned.add(split);
                 while (assigned.size() < batch && !pending.isEmpty()) {

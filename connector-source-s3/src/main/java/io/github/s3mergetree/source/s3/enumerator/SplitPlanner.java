@@ -9,9 +9,9 @@ import java.util.List;
 /**
  * Turns listed objects into splits: one split per object up to {@code splitSize} bytes; larger
  * objects of a splittable format are cut into equal byte ranges of at most {@code splitSize}, so
- * several readers share them. Where a range boundary falls inside a record, the format decides
- * who owns it (Parquet: the range holding a row group's midpoint; line formats: the range where a
- * line starts).
+ * several readers share them. Where a range boundary falls inside a record, the format decides who
+ * owns it (Parquet: the range holding a row group's midpoint; line formats: the range where a line
+ * starts).
  */
 public final class SplitPlanner {
     private final S3ObjectFormat<?> format;

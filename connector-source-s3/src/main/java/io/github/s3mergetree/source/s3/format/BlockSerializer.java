@@ -30,11 +30,11 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Serializes {@link Block}s column by column: per column its flat vectors as little-endian bulk
  * arrays (numbers, null maps, string offsets + bytes, array offsets + elements), never value by
- * value. A block whose names and types equal the declared {@link TargetSchema} is written without
- * a header; any other block carries its names and type names inline.
+ * value. A block whose names and types equal the declared {@link TargetSchema} is written without a
+ * header; any other block carries its names and type names inline.
  *
- * <p>Layout: {@code int rows}, {@code byte 0|1} (declared / inline schema), [inline: {@code int
- * n}, n × (UTF name, UTF type)], then each column.
+ * <p>Layout: {@code int rows}, {@code byte 0|1} (declared / inline schema), [inline: {@code int n},
+ * n × (UTF name, UTF type)], then each column.
  */
 @PublicEvolving
 public final class BlockSerializer extends TypeSerializer<Block> {

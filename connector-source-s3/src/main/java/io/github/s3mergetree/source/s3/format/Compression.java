@@ -69,7 +69,8 @@ public enum Compression {
             case ZSTD -> new ZstdInputStream(new BufferedInputStream(in, 64 * 1024));
             case LZ4 -> new LZ4FrameInputStream(new BufferedInputStream(in, 64 * 1024));
             case XZ -> new XZCompressorInputStream(new BufferedInputStream(in, 64 * 1024), true);
-            case BZ2 -> new BZip2CompressorInputStream(new BufferedInputStream(in, 64 * 1024), true);
+            case BZ2 ->
+                    new BZip2CompressorInputStream(new BufferedInputStream(in, 64 * 1024), true);
         };
     }
 }

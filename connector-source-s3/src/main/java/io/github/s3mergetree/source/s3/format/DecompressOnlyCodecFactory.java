@@ -13,10 +13,10 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.xerial.snappy.Snappy;
 
 /**
- * Parquet page decompression without Hadoop codecs: UNCOMPRESSED, SNAPPY (snappy-java), GZIP
- * (JDK), ZSTD (zstd-jni) and LZ4_RAW (lz4-java), which covers what ClickHouse, Spark, Arrow and
- * DuckDB write. Why: parquet-hadoop's default factory instantiates Hadoop codec classes that need
- * a full Hadoop runtime.
+ * Parquet page decompression without Hadoop codecs: UNCOMPRESSED, SNAPPY (snappy-java), GZIP (JDK),
+ * ZSTD (zstd-jni) and LZ4_RAW (lz4-java), which covers what ClickHouse, Spark, Arrow and DuckDB
+ * write. Why: parquet-hadoop's default factory instantiates Hadoop codec classes that need a full
+ * Hadoop runtime.
  */
 final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
     static final DecompressOnlyCodecFactory INSTANCE = new DecompressOnlyCodecFactory();
@@ -69,12 +69,14 @@ final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
             case ZSTD -> {
                 long n = Zstd.decompressByteArray(out, 0, uncompressedSize, in, off, len);
                 if (Zstd.isError(n)) {
-                    throw new IOException("ZSTD page decompression failed: " + Zstd.getErrorName(n));
+                    throw new IOException(
+                            "ZSTD page decompression failed: " + Zstd.getErrorName(n));
                 }
                 check(codec, (int) n, uncompressedSize);
             }
             case GZIP -> {
-                try (GZIPInputStream g = new GZIPInputStream(new ByteArrayInputStream(in, off, len))) {
+                try (GZIPInputStream g =
+                        new GZIPInputStream(new ByteArrayInputStream(in, off, len))) {
                     int n = g.readNBytes(out, 0, uncompressedSize);
                     check(codec, n, uncompressedSize);
                 }

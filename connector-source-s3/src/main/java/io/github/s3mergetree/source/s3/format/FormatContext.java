@@ -27,7 +27,8 @@ public final class FormatContext {
     private final S3SourceMetrics metrics;
     private final Map<String, Future<byte[]>> prefetched = new ConcurrentHashMap<>();
 
-    public FormatContext(ObjectReader objectReader, ReadableConfig options, S3SourceMetrics metrics) {
+    public FormatContext(
+            ObjectReader objectReader, ReadableConfig options, S3SourceMetrics metrics) {
         this.objectReader = objectReader;
         this.options = options;
         this.metrics = metrics;
@@ -67,7 +68,9 @@ public final class FormatContext {
 
     /** Drops prefetched bytes of {@code split} that were not used. */
     public void discardPrefetch(S3ObjectSplit split) {
-        prefetched.keySet().removeIf(k -> k.startsWith(split.key() + "\u0000" + split.etag() + "\u0000"));
+        prefetched
+                .keySet()
+                .removeIf(k -> k.startsWith(split.key() + "\u0000" + split.etag() + "\u0000"));
     }
 
     private static String prefetchKey(S3ObjectSplit split, long start, long end) {
@@ -87,7 +90,8 @@ public final class FormatContext {
                 if (e.getCause() instanceof IOException io) {
                     throw io;
                 }
-                throw new IOException("prefetch of " + describe(split.key()) + " failed", e.getCause());
+                throw new IOException(
+                        "prefetch of " + describe(split.key()) + " failed", e.getCause());
             }
         }
         return objectReader.open(split.key(), split.etag(), start, end);

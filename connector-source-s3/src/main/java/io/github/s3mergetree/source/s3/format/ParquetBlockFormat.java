@@ -29,8 +29,8 @@ import org.apache.parquet.schema.Type;
  *
  * <p>Only the target's columns are fetched: for each row group the column chunks of those columns
  * are downloaded (parallel ranged GETs when large) before decoding. A split of a large object owns
- * the row groups whose midpoint lies in its byte range, so readers share one object without
- * reading its footer in the enumerator. Positions are (row group index, rows emitted from it).
+ * the row groups whose midpoint lies in its byte range, so readers share one object without reading
+ * its footer in the enumerator. Positions are (row group index, rows emitted from it).
  */
 @PublicEvolving
 public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
@@ -93,7 +93,10 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             long tailStart = Math.max(0, size - TAIL_BYTES);
             byte[] tail = ctx.readFully(split, tailStart, size);
             int n = tail.length;
-            if (tail[n - 4] != 'P' || tail[n - 3] != 'A' || tail[n - 2] != 'R' || tail[n - 1] != '1') {
+            if (tail[n - 4] != 'P'
+                    || tail[n - 3] != 'A'
+                    || tail[n - 2] != 'R'
+                    || tail[n - 1] != '1') {
                 throw new ObjectFormatException(
                         object
                                 + ": not a Parquet file (no PAR1 magic at the end, found '"

@@ -54,8 +54,8 @@ import org.apache.parquet.schema.Type;
  * Decodes one Parquet leaf column into a ClickHouse column, column-wise: definition and repetition
  * levels become Nullable null maps and (nested) Array offsets, values are appended through fast
  * paths for matching representations (ints, floats, strings, timestamps of every unit rescaled to
- * DateTime64's precision, dates, decimals of equal scale, UUIDs) and through {@link
- * ValueConverter} (ClickHouse's casting rules) otherwise, e.g. string → Enum8 by name.
+ * DateTime64's precision, dates, decimals of equal scale, UUIDs) and through {@link ValueConverter}
+ * (ClickHouse's casting rules) otherwise, e.g. string → Enum8 by name.
  *
  * <p>Supported shapes: a primitive field (required / optional) and lists of lists of a primitive
  * (3-level LIST, legacy 2-level lists and bare repeated fields) ↔ {@code Array(...)} of the same
@@ -385,7 +385,8 @@ final class ParquetColumnDecoder {
                         int p = dt.precision();
                         return (r, c) -> ((LongColumn) c).add(rescale(r.getLong(), unitDigits, p));
                     } else if (k == TypeKind.DATETIME) {
-                        return (r, c) -> ((IntColumn) c).add(dateTime(rescale(r.getLong(), unitDigits, 0)));
+                        return (r, c) ->
+                                ((IntColumn) c).add(dateTime(rescale(r.getLong(), unitDigits, 0)));
                     }
                 } else if (a instanceof DecimalLogicalTypeAnnotation d
                         && valueType instanceof DecimalType t
@@ -430,7 +431,10 @@ final class ParquetColumnDecoder {
                         ByteBuffer bb = b.toByteBuffer();
                         if (bb.hasArray()) {
                             ((StringColumn) c)
-                                    .add(bb.array(), bb.arrayOffset() + bb.position(), bb.remaining());
+                                    .add(
+                                            bb.array(),
+                                            bb.arrayOffset() + bb.position(),
+                                            bb.remaining());
                         } else {
                             byte[] bytes = b.getBytes();
                             ((StringColumn) c).add(bytes, 0, bytes.length);
@@ -443,7 +447,11 @@ final class ParquetColumnDecoder {
                         byte[] bytes = r.getBinary().getBytes();
                         if (bytes.length > n) {
                             throw new IllegalArgumentException(
-                                    "too large value for FixedString(" + n + "): " + bytes.length + " bytes");
+                                    "too large value for FixedString("
+                                            + n
+                                            + "): "
+                                            + bytes.length
+                                            + " bytes");
                         }
                         ((FixedBytesColumn) c).addPadded(bytes, 0, bytes.length);
                     };
@@ -452,18 +460,23 @@ final class ParquetColumnDecoder {
         }
         // Generic path: a Java value through ClickHouse's casting rules.
         checkConvertible(a, k);
-        return (r, c) -> converter.append(valueType, c, javaValue(r, a), columnName, rowInRowGroup - 1);
+        return (r, c) ->
+                converter.append(valueType, c, javaValue(r, a), columnName, rowInRowGroup - 1);
     }
 
-    private void checkConvertible(LogicalTypeAnnotation a, TypeKind k) throws ObjectFormatException {
+    private void checkConvertible(LogicalTypeAnnotation a, TypeKind k)
+            throws ObjectFormatException {
         switch (k) {
             case TUPLE, MAP, ARRAY, NULLABLE, LOW_CARDINALITY ->
                     throw mismatch("cannot be read as a " + k);
             default -> {}
         }
         if (ptype.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BOOLEAN
-                && (k == TypeKind.STRING || k == TypeKind.UUID || k == TypeKind.DATETIME64
-                        || k == TypeKind.DATE || k == TypeKind.DATETIME)) {
+                && (k == TypeKind.STRING
+                        || k == TypeKind.UUID
+                        || k == TypeKind.DATETIME64
+                        || k == TypeKind.DATE
+                        || k == TypeKind.DATETIME)) {
             throw mismatch("cannot be converted");
         }
     }
@@ -473,48 +486,57 @@ final class ParquetColumnDecoder {
         switch (ptype.getPrimitiveTypeName()) {
             case BOOLEAN:
                 return r.getBoolean();
-            case INT32: {
-                int v = r.getInteger();
-                if (a instanceof DateLogicalTypeAnnotation) {
-                    return LocalDate.ofEpochDay(v);
-                } else if (a instanceof DecimalLogicalTypeAnnotation d) {
-                    return BigDecimal.valueOf(v, d.getScale());
-                } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
-                    return v & 0xFFFFFFFFL;
+            case INT32:
+                {
+                    int v = r.getInteger();
+                    if (a instanceof DateLogicalTypeAnnotation) {
+                        return LocalDate.ofEpochDay(v);
+                    } else if (a instanceof DecimalLogicalTypeAnnotation d) {
+                        return BigDecimal.valueOf(v, d.getScale());
+                    } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
+                        return v & 0xFFFFFFFFL;
+                    }
+                    return v;
                 }
-                return v;
-            }
-            case INT64: {
-                long v = r.getLong();
-                if (a instanceof TimestampLogicalTypeAnnotation ts) {
-                    return switch (ts.getUnit()) {
-                        case MILLIS -> Instant.ofEpochMilli(v);
-                        case MICROS -> Instant.ofEpochSecond(Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1000);
-                        case NANOS -> Instant.ofEpochSecond(Math.floorDiv(v, 1_000_000_000L), Math.floorMod(v, 1_000_000_000L));
-                    };
-                } else if (a instanceof DecimalLogicalTypeAnnotation d) {
-                    return BigDecimal.valueOf(v, d.getScale());
-                } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
-                    return new BigInteger(Long.toUnsignedString(v));
+            case INT64:
+                {
+                    long v = r.getLong();
+                    if (a instanceof TimestampLogicalTypeAnnotation ts) {
+                        return switch (ts.getUnit()) {
+                            case MILLIS -> Instant.ofEpochMilli(v);
+                            case MICROS ->
+                                    Instant.ofEpochSecond(
+                                            Math.floorDiv(v, 1_000_000L),
+                                            Math.floorMod(v, 1_000_000L) * 1000);
+                            case NANOS ->
+                                    Instant.ofEpochSecond(
+                                            Math.floorDiv(v, 1_000_000_000L),
+                                            Math.floorMod(v, 1_000_000_000L));
+                        };
+                    } else if (a instanceof DecimalLogicalTypeAnnotation d) {
+                        return BigDecimal.valueOf(v, d.getScale());
+                    } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
+                        return new BigInteger(Long.toUnsignedString(v));
+                    }
+                    return v;
                 }
-                return v;
-            }
             case INT96:
                 return int96Instant(r.getBinary());
             case FLOAT:
                 return r.getFloat();
             case DOUBLE:
                 return r.getDouble();
-            default: {
-                Binary b = r.getBinary();
-                if (a instanceof DecimalLogicalTypeAnnotation d) {
-                    return new BigDecimal(new BigInteger(b.getBytes()), d.getScale());
-                } else if (a instanceof UUIDLogicalTypeAnnotation) {
-                    ByteBuffer bb = ByteBuffer.wrap(b.getBytes());
-                    return new UUID(bb.getLong(), bb.getLong());
+            default:
+                {
+                    Binary b = r.getBinary();
+                    if (a instanceof DecimalLogicalTypeAnnotation d) {
+                        return new BigDecimal(new BigInteger(b.getBytes()), d.getScale());
+                    } else if (a instanceof UUIDLogicalTypeAnnotation) {
+                        ByteBuffer bb = ByteBuffer.wrap(b.getBytes());
+                        return new UUID(bb.getLong(), bb.getLong());
+                    }
+                    return new String(b.getBytes(), StandardCharsets.UTF_8);
                 }
-                return new String(b.getBytes(), StandardCharsets.UTF_8);
-            }
         }
     }
 
@@ -536,7 +558,9 @@ final class ParquetColumnDecoder {
     private static int dateTime(long seconds) {
         if (seconds < 0 || seconds > 0xFFFFFFFFL) {
             throw new IllegalArgumentException(
-                    "timestamp " + Instant.ofEpochSecond(seconds) + " is outside the DateTime range 1970..2106");
+                    "timestamp "
+                            + Instant.ofEpochSecond(seconds)
+                            + " is outside the DateTime range 1970..2106");
         }
         return (int) seconds;
     }

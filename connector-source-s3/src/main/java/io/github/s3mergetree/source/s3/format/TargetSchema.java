@@ -93,8 +93,7 @@ public final class TargetSchema implements Serializable {
             try {
                 types.add(DataTypeParser.parsePrefix(d, rest).type());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "column '" + name + "': " + e.getMessage(), e);
+                throw new IllegalArgumentException("column '" + name + "': " + e.getMessage(), e);
             }
             names.add(name);
         }
@@ -155,7 +154,9 @@ public final class TargetSchema implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TargetSchema s && s.names.equals(names) && s.typeNames.equals(typeNames);
+        return o instanceof TargetSchema s
+                && s.names.equals(names)
+                && s.typeNames.equals(typeNames);
     }
 
     @Override

@@ -241,8 +241,13 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
                 if (n < 0 && !continued) {
                     current.close();
                     continued = true;
-                    current = ctx.objectReader().open(
-                            split.key(), split.etag(), split.rangeEnd(), split.objectSize());
+                    current =
+                            ctx.objectReader()
+                                    .open(
+                                            split.key(),
+                                            split.etag(),
+                                            split.rangeEnd(),
+                                            split.objectSize());
                     return read(b, off, len);
                 }
                 return n;
@@ -343,11 +348,18 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
             while (rows < max && nextRecord()) {
                 Arrays.fill(row, null);
                 Arrays.fill(present, false);
-                String text = new String(lines.line(), 0, lines.lineLength(), StandardCharsets.UTF_8);
+                String text =
+                        new String(lines.line(), 0, lines.lineLength(), StandardCharsets.UTF_8);
                 try {
                     parseRow(text, row, present);
                 } catch (RuntimeException e) {
-                    throw new ObjectFormatException(where() + ": cannot parse " + kind.clickHouseName + " row: " + e.getMessage(), e);
+                    throw new ObjectFormatException(
+                            where()
+                                    + ": cannot parse "
+                                    + kind.clickHouseName
+                                    + " row: "
+                                    + e.getMessage(),
+                            e);
                 }
                 for (int c = 0; c < row.length; c++) {
                     DataType t = schema.types().get(c);
@@ -356,10 +368,20 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
                         continue;
                     }
                     try {
-                        converter.append(t, block.column(c), composite(t, row[c]), schema.names().get(c), rowsEmitted);
+                        converter.append(
+                                t,
+                                block.column(c),
+                                composite(t, row[c]),
+                                schema.names().get(c),
+                                rowsEmitted);
                     } catch (RuntimeException e) {
                         throw new ObjectFormatException(
-                                where() + ", column '" + schema.names().get(c) + "': " + e.getMessage(), e);
+                                where()
+                                        + ", column '"
+                                        + schema.names().get(c)
+                                        + "': "
+                                        + e.getMessage(),
+                                e);
                     }
                 }
                 rows++;
@@ -499,7 +521,9 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
             char c = line.charAt(i);
             if (c == '\\' && i + 1 < line.length()) {
                 char e = line.charAt(++i);
-                if (e == 'N' && b.length() == 0 && (i + 1 == line.length() || line.charAt(i + 1) == '\t')) {
+                if (e == 'N'
+                        && b.length() == 0
+                        && (i + 1 == line.length() || line.charAt(i + 1) == '\t')) {
                     nullField = true;
                     continue;
                 }

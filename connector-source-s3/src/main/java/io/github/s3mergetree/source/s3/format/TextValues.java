@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parses ClickHouse text literals of composite values as they appear inside TSV/CSV fields:
- * {@code [1, 2]}, {@code ['a', NULL]}, {@code (1, 'x')}, {@code {'k': 1}}, nested. Scalars come
- * back as strings (quoted ones unescaped), NULL as null; {@link
+ * Parses ClickHouse text literals of composite values as they appear inside TSV/CSV fields: {@code
+ * [1, 2]}, {@code ['a', NULL]}, {@code (1, 'x')}, {@code {'k': 1}}, nested. Scalars come back as
+ * strings (quoted ones unescaped), NULL as null; {@link
  * io.github.s3mergetree.engine.convert.ValueConverter} then converts them to the column type.
  */
 final class TextValues {
@@ -62,7 +62,8 @@ final class TextValues {
                     return out;
                 }
                 if (d != ',') {
-                    throw new IllegalArgumentException("expected ',' or '" + close + "' in '" + s + "'");
+                    throw new IllegalArgumentException(
+                            "expected ',' or '" + close + "' in '" + s + "'");
                 }
             }
         }

@@ -14,9 +14,9 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 
 /**
  * The source reader: one fetcher thread running an {@link S3SplitReader}, split state per split.
- * Pull-based: it asks the enumerator for splits at start (twice when prefetching, so the next
- * split downloads while the current one is parsed) and again whenever at most one unfinished
- * split is left.
+ * Pull-based: it asks the enumerator for splits at start (twice when prefetching, so the next split
+ * downloads while the current one is parsed) and again whenever at most one unfinished split is
+ * left.
  */
 public final class S3SourceReader<T>
         extends SingleThreadMultiplexSourceReaderBase<

@@ -14,8 +14,8 @@ import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * {@link #fetch()}. While a split is parsed, the next assigned split, if small, is already being
  * downloaded (prefetch); large ranges are read ahead by parallel ranged GETs.
  *
- * <p>In continuous mode a split that fails is not fatal: it is reported to the enumerator (with
- * the position of its last emitted record) for a retry or parking; in bounded mode the failure
- * fails the job so that Flink restarts from the last checkpoint.
+ * <p>In continuous mode a split that fails is not fatal: it is reported to the enumerator (with the
+ * position of its last emitted record) for a retry or parking; in bounded mode the failure fails
+ * the job so that Flink restarts from the last checkpoint.
  */
 public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, S3ObjectSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(S3SplitReader.class);
@@ -156,7 +156,9 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
                     0,
                     next.objectSize(),
                     downloads.submit(
-                            () -> objectReader.readFully(next.key(), next.etag(), 0, next.objectSize())));
+                            () ->
+                                    objectReader.readFully(
+                                            next.key(), next.etag(), 0, next.objectSize())));
         }
     }
 

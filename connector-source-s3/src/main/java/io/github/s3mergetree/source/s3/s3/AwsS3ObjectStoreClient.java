@@ -132,7 +132,8 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
         try {
             in = s3.getObject(req.build());
         } catch (RuntimeException e) {
-            throw translate(e, "GET " + describe(key) + " bytes " + start + "-" + (endExclusive - 1), etag);
+            throw translate(
+                    e, "GET " + describe(key) + " bytes " + start + "-" + (endExclusive - 1), etag);
         }
         String actual = ObjectSummary.normalizeEtag(in.response().eTag());
         if (etag != null && !etag.isEmpty() && !actual.isEmpty() && !actual.equals(etag)) {

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.util.function.LongSupplier;
 
 /**
- * Spaces GET requests to at most {@code permitsPerSecond} ({@code s3_max_get_rps}); 0 disables
- * it. The clock and sleeper are injectable for tests.
+ * Spaces GET requests to at most {@code permitsPerSecond} ({@code s3_max_get_rps}); 0 disables it.
+ * The clock and sleeper are injectable for tests.
  */
 public final class GetRateLimiter {
     private final long intervalNanos;
@@ -13,7 +13,8 @@ public final class GetRateLimiter {
     private final RetryPolicy.Sleeper sleeper;
     private long nextFreeNanos;
 
-    public GetRateLimiter(long permitsPerSecond, LongSupplier nanoClock, RetryPolicy.Sleeper sleeper) {
+    public GetRateLimiter(
+            long permitsPerSecond, LongSupplier nanoClock, RetryPolicy.Sleeper sleeper) {
         if (permitsPerSecond < 0) {
             throw new IllegalArgumentException(
                     "s3_max_get_rps must be >= 0, got " + permitsPerSecond);

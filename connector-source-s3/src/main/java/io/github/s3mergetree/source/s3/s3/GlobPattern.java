@@ -205,7 +205,11 @@ public final class GlobPattern implements Serializable {
                 }
                 if (b - a >= 1_000_000) {
                     throw new IllegalArgumentException(
-                            "range {" + body + "} in glob '" + glob + "' has more than 10^6 values");
+                            "range {"
+                                    + body
+                                    + "} in glob '"
+                                    + glob
+                                    + "' has more than 10^6 values");
                 }
                 boolean pad =
                         (from.length() > 1 && from.startsWith("0"))

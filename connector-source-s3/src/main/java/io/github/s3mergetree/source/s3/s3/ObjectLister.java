@@ -65,8 +65,11 @@ public final class ObjectLister implements AutoCloseable {
         List<String> prefixes = pattern.listPrefixes();
         List<CompletableFuture<List<ObjectSummary>>> futures = new ArrayList<>();
         for (String prefix : prefixes) {
-            if (startAfter != null && !startAfter.isEmpty() && !prefix.isEmpty()
-                    && startAfter.compareTo(prefix) > 0 && !startAfter.startsWith(prefix)) {
+            if (startAfter != null
+                    && !startAfter.isEmpty()
+                    && !prefix.isEmpty()
+                    && startAfter.compareTo(prefix) > 0
+                    && !startAfter.startsWith(prefix)) {
                 continue; // every key under this prefix sorts before startAfter
             }
             futures.add(

@@ -11,12 +11,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * Reads byte ranges of objects the way ClickHouse does: a range larger than {@code 2 ×
- * bufferSize} is downloaded as {@code threads} parallel ranged GETs of {@code bufferSize} bytes
- * each, read ahead in order (so at most {@code (threads + 1) × bufferSize} bytes are buffered per
- * stream); smaller ranges stream from one GET. Every GET honours the rate limit, counts into the
- * metrics and pins the object's ETag; a failed or truncated body is retried with backoff and
- * resumed from the last byte received.
+ * Reads byte ranges of objects the way ClickHouse does: a range larger than {@code 2 × bufferSize}
+ * is downloaded as {@code threads} parallel ranged GETs of {@code bufferSize} bytes each, read
+ * ahead in order (so at most {@code (threads + 1) × bufferSize} bytes are buffered per stream);
+ * smaller ranges stream from one GET. Every GET honours the rate limit, counts into the metrics and
+ * pins the object's ETag; a failed or truncated body is retried with backoff and resumed from the
+ * last byte received.
  */
 public final class ObjectReader {
     private final ObjectStoreClient client;
@@ -91,7 +91,11 @@ public final class ObjectReader {
                 int n = in.read(out, off, out.length - off);
                 if (n < 0) {
                     throw new EOFException(
-                            client.describe(key) + " ended at " + (start + off) + ", expected " + end);
+                            client.describe(key)
+                                    + " ended at "
+                                    + (start + off)
+                                    + ", expected "
+                                    + end);
                 }
                 off += n;
             }
@@ -198,8 +202,10 @@ public final class ObjectReader {
         private long nextChunkStart;
         private final ArrayDeque<Future<byte[]>> inFlight = new ArrayDeque<>();
         private final ArrayDeque<Integer> chunkLengths = new ArrayDeque<>();
+
         /** Consumed chunk buffers, reused for the next downloads (bounded memory, no GC churn). */
         private final ArrayDeque<byte[]> free = new ArrayDeque<>();
+
         private byte[] chunk;
         private int chunkLen;
         private int chunkPos;

@@ -9,9 +9,9 @@ import java.util.List;
  *
  * <p>Why an interface: the same enumerator and readers run against S3 (via the AWS SDK) and against
  * local files ({@code file://}), and tests can inject failures. Implementations do not retry;
- * {@link RetryPolicy} does, so that every retry is counted in the metrics. Retryable failures
- * (503, 5xx, connection problems) are thrown as {@link RetryableStoreException}; a changed ETag as
- * {@link ObjectChangedException}.
+ * {@link RetryPolicy} does, so that every retry is counted in the metrics. Retryable failures (503,
+ * 5xx, connection problems) are thrown as {@link RetryableStoreException}; a changed ETag as {@link
+ * ObjectChangedException}.
  */
 public interface ObjectStoreClient extends AutoCloseable {
 

@@ -6,10 +6,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Where the objects live and how to reach them: an S3 bucket (endpoint override, region,
- * path-style access, static credentials or the AWS default chain, timeouts) or a local directory
- * ({@code file://}). Serializable: it travels to the enumerator and every reader, which each create
- * their own {@link ObjectStoreClient}.
+ * Where the objects live and how to reach them: an S3 bucket (endpoint override, region, path-style
+ * access, static credentials or the AWS default chain, timeouts) or a local directory ({@code
+ * file://}). Serializable: it travels to the enumerator and every reader, which each create their
+ * own {@link ObjectStoreClient}.
  *
  * <p>Secrets: {@link #toString()} never prints the secret key.
  */

@@ -6,8 +6,8 @@ import java.io.Serializable;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Exponential backoff with full jitter for object-store calls: attempt {@code n} waits a random time
- * in {@code [0, min(max, initial * 2^n))}. Only {@link RetryableStoreException}s are retried.
+ * Exponential backoff with full jitter for object-store calls: attempt {@code n} waits a random
+ * time in {@code [0, min(max, initial * 2^n))}. Only {@link RetryableStoreException}s are retried.
  *
  * <p>Why full jitter: many readers throttled by the same 503 SlowDown must not come back in step.
  * The {@link Sleeper} is injectable so tests run without real waiting.
@@ -49,7 +49,9 @@ public final class RetryPolicy implements Serializable {
         return cap <= 0 ? 0 : ThreadLocalRandom.current().nextLong(cap + 1);
     }
 
-    /** Runs {@code call}, retrying retryable failures; each retry is reported to {@code metrics}. */
+    /**
+     * Runs {@code call}, retrying retryable failures; each retry is reported to {@code metrics}.
+     */
     public <T> T call(IoCallable<T> call, S3SourceMetrics metrics, Sleeper sleeper)
             throws IOException {
         int attempt = 0;

@@ -11,11 +11,10 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *
  * <p>The range is {@code [rangeStart, rangeEnd)}; a small object is one split covering all of it.
  * The ETag is pinned at listing time: a read that finds another ETag fails with a clear error. The
- * position is format-defined: {@link #offset()} is the next Parquet row group (index in the
- * object) or the byte offset of the next unread line, {@link #NOT_STARTED} before the first
- * record; {@link #recordsToSkip()} counts records already emitted past that offset (rows into a
- * row group; rows of a compressed object). Restoring a split resumes exactly after the last
- * emitted record.
+ * position is format-defined: {@link #offset()} is the next Parquet row group (index in the object)
+ * or the byte offset of the next unread line, {@link #NOT_STARTED} before the first record; {@link
+ * #recordsToSkip()} counts records already emitted past that offset (rows into a row group; rows of
+ * a compressed object). Restoring a split resumes exactly after the last emitted record.
  */
 @PublicEvolving
 public final class S3ObjectSplit implements SourceSplit, Serializable {

@@ -76,7 +76,9 @@ class S3SourceEnumeratorTest {
         public void assignSplits(SplitsAssignment<S3ObjectSplit> newSplitAssignments) {
             newSplitAssignments
                     .assignment()
-                    .forEach((r, s) -> assigned.computeIfAbsent(r, k -> new ArrayList<>()).addAll(s));
+                    .forEach(
+                            (r, s) ->
+                                    assigned.computeIfAbsent(r, k -> new ArrayList<>()).addAll(s));
         }
 
         @Override
@@ -91,7 +93,10 @@ class S3SourceEnumeratorTest {
 
         @Override
         public <T> void callAsync(
-                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
+                Callable<T> callable,
+                BiConsumer<T, Throwable> handler,
+                long initialDelay,
+                long period) {
             asyncCalls.add(() -> run(callable, handler));
         }
 
@@ -109,7 +114,8 @@ class S3SourceEnumeratorTest {
         }
     }
 
-    S3SourceEnumerator enumerator(TestContext ctx, Configuration conf, Duration interval, S3EnumeratorState state) {
+    S3SourceEnumerator enumerator(
+            TestContext ctx, Configuration conf, Duration interval, S3EnumeratorState state) {
         return new S3SourceEnumerator(
                 ctx,
                 ObjectStoreConfig.localDirectory(dir.toString()),
@@ -132,7 +138,8 @@ class S3SourceEnumeratorTest {
     void boundedAssignsOnRequestThenSignalsNoMoreSplits() throws Exception {
         files(0, 10);
         TestContext ctx = new TestContext(2);
-        try (S3SourceEnumerator e = enumerator(ctx, new Configuration(), null, S3EnumeratorState.initial())) {
+        try (S3SourceEnumerator e =
+                enumerator(ctx, new Configuration(), null, S3EnumeratorState.initial())) {
             e.start();
             e.handleSplitRequest(0, "h"); // before the listing finished: waits
             assertThat(ctx.assigned).isEmpty();
@@ -180,7 +187,8 @@ class S3SourceEnumeratorTest {
         conf.set(S3SourceOptions.S3QUEUE_MODE, DiscoveryMode.UNORDERED);
         conf.set(S3SourceOptions.S3QUEUE_TRACKED_FILES_LIMIT, 25);
         TestContext ctx = new TestContext(1);
-        try (S3SourceEnumerator e = enumerator(ctx, conf, Duration.ofSeconds(1), S3EnumeratorState.initial())) {
+        try (S3SourceEnumerator e =
+                enumerator(ctx, conf, Duration.ofSeconds(1), S3EnumeratorState.initial())) {
             e.start();
             files(0, 20);
             ctx.runAsyncCalls();
@@ -201,7 +209,8 @@ class S3SourceEnumeratorTest {
         Configuration conf = new Configuration();
         conf.set(S3SourceOptions.S3QUEUE_MODE, DiscoveryMode.ORDERED);
         TestContext ctx = new TestContext(1);
-        try (S3SourceEnumerator e = enumerator(ctx, conf, Duration.ofSeconds(1), S3EnumeratorState.initial())) {
+        try (S3SourceEnumerator e =
+                enumerator(ctx, conf, Duration.ofSeconds(1), S3EnumeratorState.initial())) {
             e.start();
             files(0, 40);
             ctx.runAsyncCalls();

@@ -31,7 +31,8 @@ class BlockSerializerTest {
                             + " q Map(String, UInt64), r FixedString(3), s Enum8('x' = 1, 'y' = 2)");
 
     static Block sample(int rows) {
-        RowBlockBuilder b = new RowBlockBuilder("t", SCHEMA.names(), SCHEMA.types(), ZoneOffset.UTC);
+        RowBlockBuilder b =
+                new RowBlockBuilder("t", SCHEMA.names(), SCHEMA.types(), ZoneOffset.UTC);
         for (int i = 0; i < rows; i++) {
             b.addRow(
                     i % 256,
@@ -70,7 +71,8 @@ class BlockSerializerTest {
 
     @Test
     void roundTripsEveryColumnShape() throws Exception {
-        TypeSerializer<Block> s = new BlockTypeInfo(SCHEMA).createSerializer(new SerializerConfigImpl());
+        TypeSerializer<Block> s =
+                new BlockTypeInfo(SCHEMA).createSerializer(new SerializerConfigImpl());
         for (int rows : new int[] {0, 1, 777}) {
             Block block = sample(rows);
             DataOutputSerializer out = new DataOutputSerializer(1024);
@@ -101,7 +103,8 @@ class BlockSerializerTest {
         TypeSerializerSnapshot<Block> snap = s.snapshotConfiguration();
         DataOutputSerializer out = new DataOutputSerializer(256);
         snap.writeSnapshot(out);
-        BlockSerializer.BlockSerializerSnapshot read = new BlockSerializer.BlockSerializerSnapshot();
+        BlockSerializer.BlockSerializerSnapshot read =
+                new BlockSerializer.BlockSerializerSnapshot();
         read.readSnapshot(
                 snap.getCurrentVersion(),
                 new DataInputDeserializer(out.getCopyOfBuffer()),

@@ -119,7 +119,8 @@ class ParquetBlockFormatTest {
         long ms = T0_MS + i;
         long day = Math.floorDiv(ms, 86_400_000L);
         long nanos = Math.floorMod(ms, 86_400_000L) * 1_000_000L;
-        java.nio.ByteBuffer b96 = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer b96 =
+                java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         b96.putLong(nanos).putInt((int) (day + 2_440_588L));
         g.add("legacy_ts", Binary.fromConstantByteArray(b96.array()));
     }
@@ -128,7 +129,8 @@ class ParquetBlockFormatTest {
         Configuration conf = new Configuration();
         conf.set(S3SourceOptions.MAX_BLOCK_SIZE, blockSize);
         conf.set(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE, 64L * 1024);
-        return new FormatTesting(ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
+        return new FormatTesting(
+                ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
     }
 
     @Test
@@ -136,7 +138,12 @@ class ParquetBlockFormatTest {
         long rows = 1000;
         Files.write(
                 dir.resolve("all.parquet"),
-                ParquetFiles.write(PARQUET_SCHEMA, rows, CompressionCodecName.ZSTD, 1 << 20, ParquetBlockFormatTest::fill));
+                ParquetFiles.write(
+                        PARQUET_SCHEMA,
+                        rows,
+                        CompressionCodecName.ZSTD,
+                        1 << 20,
+                        ParquetBlockFormatTest::fill));
         ParquetBlockFormat format = new ParquetBlockFormat(TargetSchema.parse(TARGET));
         try (FormatTesting t = testing(300)) {
             var records = t.readAll(format, t.wholeSplit("all.parquet"));
@@ -158,7 +165,8 @@ class ParquetBlockFormatTest {
             assertThat(((ByteColumn) b.column(5)).get(r)).isEqualTo((byte) 0);
             assertThat(((LongColumn) b.column(6)).get(r)).isEqualTo(T0_MS + i);
             assertThat(((LongColumn) b.column(7)).get(r)).isEqualTo((T0_MS + i) * 1000 + 456);
-            assertThat(((LongColumn) b.column(8)).get(r)).isEqualTo((T0_MS + i) * 1_000_000 + 456_789);
+            assertThat(((LongColumn) b.column(8)).get(r))
+                    .isEqualTo((T0_MS + i) * 1_000_000 + 456_789);
             assertThat(((ShortColumn) b.column(9)).get(r)).isEqualTo((short) (19000 + 7));
             assertThat(((LongColumn) b.column(10)).get(r)).isEqualTo(i * 101);
             FixedBytesColumn big = (FixedBytesColumn) b.column(11);
@@ -167,10 +175,14 @@ class ParquetBlockFormatTest {
             for (int k = 0; k < 16; k++) {
                 be[k] = le[15 - k];
             }
-            assertThat(new BigInteger(be)).isEqualTo(BigInteger.valueOf(i).multiply(BigInteger.TEN.pow(20)));
+            assertThat(new BigInteger(be))
+                    .isEqualTo(BigInteger.valueOf(i).multiply(BigInteger.TEN.pow(20)));
             // UUID in ClickHouse layout: two little-endian halves
             FixedBytesColumn uid = (FixedBytesColumn) b.column(12);
-            long msb = java.nio.ByteBuffer.wrap(uid.data(), r * 16, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+            long msb =
+                    java.nio.ByteBuffer.wrap(uid.data(), r * 16, 8)
+                            .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                            .getLong();
             assertThat(msb).isEqualTo(0x0102030405060708L + i);
             assertThat(((ByteColumn) b.column(13)).get(r)).isEqualTo((byte) (307 % 3 + 1));
             assertThat(((StringColumn) b.column(14)).getString(r)).isEqualTo("t3");
@@ -206,20 +218,23 @@ class ParquetBlockFormatTest {
     @Test
     void byteRangeSplitsOwnEachRowGroupOnceAndRestoreResumesExactly() throws Exception {
         long rows = 200_000;
-        byte[] file = ParquetFiles.write(
-                "message m { required int64 id; optional binary name (STRING); }",
-                rows,
-                CompressionCodecName.SNAPPY,
-                256 * 1024,
-                (g, i) -> {
-                    g.add("id", i);
-                    g.add("name", "some longer text " + (i * 7919 % 100_003));
-                });
+        byte[] file =
+                ParquetFiles.write(
+                        "message m { required int64 id; optional binary name (STRING); }",
+                        rows,
+                        CompressionCodecName.SNAPPY,
+                        256 * 1024,
+                        (g, i) -> {
+                            g.add("id", i);
+                            g.add("name", "some longer text " + (i * 7919 % 100_003));
+                        });
         Files.write(dir.resolve("big.parquet"), file);
-        ParquetBlockFormat format = new ParquetBlockFormat(TargetSchema.parse("id Int64, name String"));
+        ParquetBlockFormat format =
+                new ParquetBlockFormat(TargetSchema.parse("id Int64, name String"));
         try (FormatTesting t = testing(10_000)) {
             S3ObjectSplit whole = t.wholeSplit("big.parquet");
-            var planned = new SplitPlanner(format, file.length / 5).plan(t.client.head("big.parquet"));
+            var planned =
+                    new SplitPlanner(format, file.length / 5).plan(t.client.head("big.parquet"));
             assertThat(planned).hasSizeGreaterThanOrEqualTo(5);
             Set<Long> seen = new HashSet<>();
             for (S3ObjectSplit s : planned) {
@@ -245,15 +260,19 @@ class ParquetBlockFormatTest {
 
     @Test
     void mismatchNamesObjectAndColumn() throws Exception {
-        Files.write(dir.resolve("x.parquet"), ParquetFiles.idsAndNames(0, 10, CompressionCodecName.UNCOMPRESSED));
+        Files.write(
+                dir.resolve("x.parquet"),
+                ParquetFiles.idsAndNames(0, 10, CompressionCodecName.UNCOMPRESSED));
         try (FormatTesting t = testing(100)) {
-            ParquetBlockFormat arrays = new ParquetBlockFormat(TargetSchema.parse("id Array(Int64)"));
+            ParquetBlockFormat arrays =
+                    new ParquetBlockFormat(TargetSchema.parse("id Array(Int64)"));
             assertThatThrownBy(() -> t.readAll(arrays, t.wholeSplit("x.parquet")))
                     .isInstanceOf(ObjectFormatException.class)
                     .hasMessageContaining("x.parquet")
                     .hasMessageContaining("column 'id'")
                     .hasMessageContaining("Array(Int64)");
-            ParquetBlockFormat enums = new ParquetBlockFormat(TargetSchema.parse("name Enum8('a' = 1)"));
+            ParquetBlockFormat enums =
+                    new ParquetBlockFormat(TargetSchema.parse("name Enum8('a' = 1)"));
             assertThatThrownBy(() -> t.readAll(enums, t.wholeSplit("x.parquet")))
                     .isInstanceOf(ObjectFormatException.class)
                     .hasMessageContaining("x.parquet: row group 0, row 1, column 'name'")

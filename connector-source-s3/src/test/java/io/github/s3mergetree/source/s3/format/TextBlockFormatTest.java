@@ -38,7 +38,8 @@ class TextBlockFormatTest {
         Configuration conf = new Configuration();
         conf.set(S3SourceOptions.MAX_BLOCK_SIZE, blockSize);
         conf.set(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE, 4096L);
-        return new FormatTesting(ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
+        return new FormatTesting(
+                ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
     }
 
     Block readOne(TextBlockFormat.Kind kind, String file, String content) throws Exception {
@@ -107,7 +108,11 @@ class TextBlockFormatTest {
     static String jsonLines(int from, int rows) {
         StringBuilder b = new StringBuilder();
         for (int i = from; i < from + rows; i++) {
-            b.append("{\"id\":").append(i).append(",\"name\":\"n").append(i).append("\",\"color\":\"blue\"}\n");
+            b.append("{\"id\":")
+                    .append(i)
+                    .append(",\"name\":\"n")
+                    .append(i)
+                    .append("\",\"color\":\"blue\"}\n");
         }
         return b.toString();
     }
@@ -126,7 +131,9 @@ class TextBlockFormatTest {
                 assertThat(FormatTesting.rows(all)).as(ext).isEqualTo(5000);
                 var third = all.get(2);
                 assertThat(third.recordsToSkip()).isEqualTo(2100);
-                var rest = t.readAll(format, split.withPosition(third.offset(), third.recordsToSkip()));
+                var rest =
+                        t.readAll(
+                                format, split.withPosition(third.offset(), third.recordsToSkip()));
                 assertThat(FormatTesting.rows(rest)).isEqualTo(5000 - 2100);
                 assertThat(((IntColumn) rest.get(0).record().column(0)).get(0)).isEqualTo(2100);
             }
@@ -142,7 +149,8 @@ class TextBlockFormatTest {
         }
         byte[] bytes = tsv.toString().getBytes(StandardCharsets.UTF_8);
         Files.write(dir.resolve("big.tsv"), bytes);
-        TextBlockFormat format = new TextBlockFormat(TextBlockFormat.Kind.TAB_SEPARATED_WITH_NAMES, SCHEMA);
+        TextBlockFormat format =
+                new TextBlockFormat(TextBlockFormat.Kind.TAB_SEPARATED_WITH_NAMES, SCHEMA);
         try (FormatTesting t = testing(999)) {
             for (long splitSize : new long[] {bytes.length / 7, 1000, 8191}) {
                 List<S3ObjectSplit> splits =
@@ -159,7 +167,10 @@ class TextBlockFormatTest {
                 }
                 assertThat(ids).hasSize(rows);
             }
-            S3ObjectSplit second = new SplitPlanner(format, bytes.length / 3).plan(t.client.head("big.tsv")).get(1);
+            S3ObjectSplit second =
+                    new SplitPlanner(format, bytes.length / 3)
+                            .plan(t.client.head("big.tsv"))
+                            .get(1);
             var all = t.readAll(format, second);
             var mid = all.get(1);
             var rest = t.readAll(format, second.withPosition(mid.offset(), 0));
@@ -175,7 +186,8 @@ class TextBlockFormatTest {
             assertThatThrownBy(
                             () ->
                                     t.readAll(
-                                            new TextBlockFormat(TextBlockFormat.Kind.CSV_WITH_NAMES, SCHEMA),
+                                            new TextBlockFormat(
+                                                    TextBlockFormat.Kind.CSV_WITH_NAMES, SCHEMA),
                                             t.wholeSplit("bad.csv")))
                     .isInstanceOf(ObjectFormatException.class)
                     .hasMessageContaining("bad.csv: line at byte offset 15, column 'color'")
@@ -188,7 +200,8 @@ class TextBlockFormatTest {
         assertThat(TextBlockFormat.csvFields("a,\"b,\"\"c\"\"\",\\N,", ','))
                 .hasSize(4)
                 .startsWith("a", "b,\"c\"", null);
-        assertThat(TextBlockFormat.tsvFields("a\\tb\t\\N\t\\\\N")).containsExactly("a\tb", null, "\\N");
+        assertThat(TextBlockFormat.tsvFields("a\\tb\t\\N\t\\\\N"))
+                .containsExactly("a\tb", null, "\\N");
         assertThat(LongColumn.class).isNotNull();
     }
 }

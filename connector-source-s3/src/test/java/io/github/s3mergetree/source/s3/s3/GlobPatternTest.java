@@ -29,7 +29,12 @@ class GlobPatternTest {
         GlobPattern p = GlobPattern.compile("logs/{a,b}/{1..3}/*.json");
         assertThat(p.listPrefixes())
                 .containsExactly(
-                        "logs/a/1/", "logs/a/2/", "logs/a/3/", "logs/b/1/", "logs/b/2/", "logs/b/3/");
+                        "logs/a/1/",
+                        "logs/a/2/",
+                        "logs/a/3/",
+                        "logs/b/1/",
+                        "logs/b/2/",
+                        "logs/b/3/");
         assertThat(p.matches("logs/b/2/x.json")).isTrue();
         assertThat(p.matches("logs/c/2/x.json")).isFalse();
         assertThat(p.matches("logs/a/4/x.json")).isFalse();

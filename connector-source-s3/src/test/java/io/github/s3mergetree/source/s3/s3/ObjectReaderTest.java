@@ -51,8 +51,14 @@ class ObjectReaderTest {
 
     static ObjectReader reader(ObjectStoreClient c, S3SourceMetrics m, int threads, int buffer) {
         return new ObjectReader(
-                c, new RetryPolicy(30, 1, 10), RetryPolicy.Sleeper.SYSTEM, GetRateLimiter.unlimited(),
-                m, POOL, threads, buffer);
+                c,
+                new RetryPolicy(30, 1, 10),
+                RetryPolicy.Sleeper.SYSTEM,
+                GetRateLimiter.unlimited(),
+                m,
+                POOL,
+                threads,
+                buffer);
     }
 
     @Test
@@ -82,8 +88,8 @@ class ObjectReaderTest {
             ObjectReader parallel = reader(c, m, 4, 512 * 1024);
             assertThat(parallel.readFully("blob.bin", o.etag(), 0, data.length)).isEqualTo(data);
             ObjectReader single = reader(c, m, 1, 512 * 1024);
-            assertThat(single.readFully("blob.bin", o.etag(), 7, data.length)).isEqualTo(
-                    java.util.Arrays.copyOfRange(data, 7, data.length));
+            assertThat(single.readFully("blob.bin", o.etag(), 7, data.length))
+                    .isEqualTo(java.util.Arrays.copyOfRange(data, 7, data.length));
             assertThat(proxy.slowDowns.get()).isPositive();
             assertThat(proxy.resets.get()).isPositive();
             assertThat(proxy.truncations.get()).isPositive();
@@ -117,14 +123,21 @@ class ObjectReaderTest {
         S3SourceMetrics m = S3SourceMetrics.unregistered();
         try (ObjectStoreClient c = client(s3.endpoint());
                 ObjectLister lister =
-                        new ObjectLister(c, new RetryPolicy(3, 1, 5), RetryPolicy.Sleeper.SYSTEM, m, 10, 4)) {
+                        new ObjectLister(
+                                c,
+                                new RetryPolicy(3, 1, 5),
+                                RetryPolicy.Sleeper.SYSTEM,
+                                m,
+                                10,
+                                4)) {
             var all = lister.list(GlobPattern.compile("list/{0..2}/k*"), null);
             assertThat(all).hasSize(75);
             assertThat(m.listRequests()).isEqualTo(9); // 3 prefixes x 3 pages of 10
             assertThat(m.objectsListed()).isEqualTo(75);
             var after = lister.list(GlobPattern.compile("list/{0..2}/k*"), "list/1/k5");
             assertThat(after).allMatch(o -> o.key().compareTo("list/1/k5") > 0);
-            assertThat(after).hasSize(4 + 25); // k6..k9 of list/1 (k10..k24 sort before k5), all of list/2
+            assertThat(after)
+                    .hasSize(4 + 25); // k6..k9 of list/1 (k10..k24 sort before k5), all of list/2
         }
     }
 }

@@ -57,7 +57,8 @@ class RetryPolicyTest {
                                 new RetryPolicy(2, 1, 1)
                                         .call(
                                                 () -> {
-                                                    throw new RetryableStoreException("always", false, null);
+                                                    throw new RetryableStoreException(
+                                                            "always", false, null);
                                                 },
                                                 m,
                                                 sleeps::add))

@@ -16,9 +16,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Read throughput of one large object over loopback: raw AWS SDK GETs (1 stream and N parallel
  * ranged streams, the machine's loopback GET capacity against S3Proxy) beside the source's {@link
- * ObjectReader} with 1 and {@code max_download_threads} streams. S3Proxy runs over its filesystem store (the object is on local disk, so the page cache
- * serves it). Not part of the default test run:
- * {@code mvn -pl connector-source-s3 test -Dtest=S3ReadBenchmark -Ds3source.benchmark=true}
+ * ObjectReader} with 1 and {@code max_download_threads} streams. S3Proxy runs over its filesystem
+ * store (the object is on local disk, so the page cache serves it). Not part of the default test
+ * run: {@code mvn -pl connector-source-s3 test -Dtest=S3ReadBenchmark -Ds3source.benchmark=true}
  * ({@code -Ds3source.benchmark.mib=512} sets the object size).
  */
 @EnabledIfSystemProperty(named = "s3source.benchmark", matches = "true")
@@ -39,7 +39,8 @@ class S3ReadBenchmark {
             new Random(1).nextBytes(data);
             long t0 = System.nanoTime();
             s3.put("bench", "big.bin", data);
-            System.out.printf("PUT %d MiB: %.0f MB/s%n", mib, size / 1e6 / ((System.nanoTime() - t0) / 1e9));
+            System.out.printf(
+                    "PUT %d MiB: %.0f MB/s%n", mib, size / 1e6 / ((System.nanoTime() - t0) / 1e9));
             data = null;
             S3Client raw = S3TestServer.newClient(s3.endpoint());
             ObjectStoreClient client =
@@ -57,15 +58,32 @@ class S3ReadBenchmark {
             String etag = client.head("big.bin").etag();
             S3SourceMetrics m = S3SourceMetrics.unregistered();
             ObjectReader one =
-                    new ObjectReader(client, new RetryPolicy(5, 10, 100), RetryPolicy.Sleeper.SYSTEM,
-                            GetRateLimiter.unlimited(), m, pool, 1, BUFFER);
+                    new ObjectReader(
+                            client,
+                            new RetryPolicy(5, 10, 100),
+                            RetryPolicy.Sleeper.SYSTEM,
+                            GetRateLimiter.unlimited(),
+                            m,
+                            pool,
+                            1,
+                            BUFFER);
             ObjectReader many =
-                    new ObjectReader(client, new RetryPolicy(5, 10, 100), RetryPolicy.Sleeper.SYSTEM,
-                            GetRateLimiter.unlimited(), m, pool, THREADS, BUFFER);
+                    new ObjectReader(
+                            client,
+                            new RetryPolicy(5, 10, 100),
+                            RetryPolicy.Sleeper.SYSTEM,
+                            GetRateLimiter.unlimited(),
+                            m,
+                            pool,
+                            THREADS,
+                            BUFFER);
             List<String> lines = new ArrayList<>();
             double[][] all = new double[4][ROUNDS];
             for (int round = 0; round < ROUNDS; round++) {
-                double rawOne = mbps(size, () -> drain(raw.getObject(b -> b.bucket("bench").key("big.bin"))));
+                double rawOne =
+                        mbps(
+                                size,
+                                () -> drain(raw.getObject(b -> b.bucket("bench").key("big.bin"))));
                 double rawMany = mbps(size, () -> rawParallel(raw, size, pool));
                 double srcOne = mbps(size, () -> drain(one.open("big.bin", etag, 0, size)));
                 double srcMany = mbps(size, () -> drain(many.open("big.bin", etag, 0, size)));
@@ -73,9 +91,17 @@ class S3ReadBenchmark {
                 all[1][round] = rawMany;
                 all[2][round] = srcOne;
                 all[3][round] = srcMany;
-                lines.add(String.format(
-                        "round %d: raw 1 stream %.0f MB/s | raw %d ranged streams %.0f MB/s | source 1 stream %.0f MB/s | source %d threads x %d MiB %.0f MB/s",
-                        round, rawOne, THREADS, rawMany, srcOne, THREADS, BUFFER >> 20, srcMany));
+                lines.add(
+                        String.format(
+                                "round %d: raw 1 stream %.0f MB/s | raw %d ranged streams %.0f MB/s | source 1 stream %.0f MB/s | source %d threads x %d MiB %.0f MB/s",
+                                round,
+                                rawOne,
+                                THREADS,
+                                rawMany,
+                                srcOne,
+                                THREADS,
+                                BUFFER >> 20,
+                                srcMany));
             }
             lines.forEach(System.out::println);
             for (double[] a : all) {
@@ -83,8 +109,14 @@ class S3ReadBenchmark {
             }
             System.out.printf(
                     "median of %d: raw 1 stream %.0f MB/s | raw %d ranged streams %.0f MB/s | source 1 stream %.0f MB/s (%.0f%% of raw) | source %d threads %.0f MB/s (%.0f%% of raw parallel)%n",
-                    ROUNDS, all[0][ROUNDS / 2], THREADS, all[1][ROUNDS / 2], all[2][ROUNDS / 2],
-                    100 * all[2][ROUNDS / 2] / all[0][ROUNDS / 2], THREADS, all[3][ROUNDS / 2],
+                    ROUNDS,
+                    all[0][ROUNDS / 2],
+                    THREADS,
+                    all[1][ROUNDS / 2],
+                    all[2][ROUNDS / 2],
+                    100 * all[2][ROUNDS / 2] / all[0][ROUNDS / 2],
+                    THREADS,
+                    all[3][ROUNDS / 2],
                     100 * all[3][ROUNDS / 2] / all[1][ROUNDS / 2]);
             client.close();
             raw.close();
@@ -123,7 +155,17 @@ class S3ReadBenchmark {
         for (long c = 0; c < chunks; c++) {
             long s = c * BUFFER;
             long e = Math.min(size, s + BUFFER) - 1;
-            fs.add(pool.submit(() -> drain(raw.getObject(b -> b.bucket("bench").key("big.bin").range("bytes=" + s + "-" + e)))));
+            fs.add(
+                    pool.submit(
+                            () ->
+                                    drain(
+                                            raw.getObject(
+                                                    b ->
+                                                            b.bucket("bench")
+                                                                    .key("big.bin")
+                                                                    .range(
+                                                                            "bytes=" + s + "-"
+                                                                                    + e)))));
         }
         for (Future<Long> f : fs) {
             f.get();

@@ -13,7 +13,8 @@ class S3ObjectSplitSerializerTest {
         for (S3ObjectSplit split :
                 new S3ObjectSplit[] {
                     S3ObjectSplit.of("a/b.parquet", "etag-1", 1000, 0, 1000),
-                    new S3ObjectSplit("ключ/ü#1", "", 5_000_000_000L, 1_000_000, 2_000_000, 7, 12345),
+                    new S3ObjectSplit(
+                            "ключ/ü#1", "", 5_000_000_000L, 1_000_000, 2_000_000, 7, 12345),
                 }) {
             S3ObjectSplit back = s.deserialize(s.getVersion(), s.serialize(split));
             assertThat(back).isEqualTo(split);

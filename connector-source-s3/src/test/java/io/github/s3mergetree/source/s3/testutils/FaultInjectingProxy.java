@@ -16,21 +16,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A loopback HTTP/1.1 proxy in front of an S3 server that injects faults into a deterministic
- * share of requests: 503 SlowDown answers, connection resets (RST, no answer) and truncated
- * bodies (the announced Content-Length, then half the bytes and a closed connection).
+ * A loopback HTTP/1.1 proxy in front of an S3 server that injects faults into a deterministic share
+ * of requests: 503 SlowDown answers, connection resets (RST, no answer) and truncated bodies (the
+ * announced Content-Length, then half the bytes and a closed connection).
  *
- * <p>Requests are forwarded byte for byte (SigV4 signatures stay valid), each over a fresh
- * upstream connection. Listens on 127.0.0.1 only.
+ * <p>Requests are forwarded byte for byte (SigV4 signatures stay valid), each over a fresh upstream
+ * connection. Listens on 127.0.0.1 only.
  */
 public final class FaultInjectingProxy implements AutoCloseable {
     private final int upstreamPort;
     private final ServerSocket server;
-    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "fault-proxy");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService pool =
+            Executors.newCachedThreadPool(
+                    r -> {
+                        Thread t = new Thread(r, "fault-proxy");
+                        t.setDaemon(true);
+                        return t;
+                    });
     private final AtomicLong requests = new AtomicLong();
     public final AtomicInteger slowDowns = new AtomicInteger();
     public final AtomicInteger resets = new AtomicInteger();
@@ -45,7 +47,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
      * @param resetEvery every n-th request has its connection reset (0: never)
      * @param truncateEvery every n-th GET with a body has it cut in half (0: never)
      */
-    public FaultInjectingProxy(int upstreamPort, int slowDownEvery, int resetEvery, int truncateEvery)
+    public FaultInjectingProxy(
+            int upstreamPort, int slowDownEvery, int resetEvery, int truncateEvery)
             throws IOException {
         this.upstreamPort = upstreamPort;
         this.slowDownEvery = slowDownEvery;
@@ -123,7 +126,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
                     return;
                 }
                 byte[] response = forward(head, body);
-                int headEnd = indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
+                int headEnd =
+                        indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
                 int bodyLen = response.length - headEnd;
                 if (isGet && truncateEvery > 0 && n % truncateEvery == 0 && bodyLen > 1) {
                     truncations.incrementAndGet();
@@ -160,7 +164,10 @@ public final class FaultInjectingProxy implements AutoCloseable {
             long len = header(h, "content-length");
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             all.write(respHead);
-            boolean noBody = head.length >= 4 && new String(head, 0, 4, StandardCharsets.ISO_8859_1).startsWith("HEAD");
+            boolean noBody =
+                    head.length >= 4
+                            && new String(head, 0, 4, StandardCharsets.ISO_8859_1)
+                                    .startsWith("HEAD");
             if (!noBody) {
                 if (len >= 0) {
                     all.write(i.readNBytes((int) len));

@@ -22,8 +22,8 @@ public final class ParquetFiles {
     private ParquetFiles() {}
 
     /**
-     * A Parquet file of {@code rows} rows of {@code schema} (Parquet message syntax), each filled by
-     * {@code fill(group, rowIndex)}; row groups of about {@code rowGroupBytes}.
+     * A Parquet file of {@code rows} rows of {@code schema} (Parquet message syntax), each filled
+     * by {@code fill(group, rowIndex)}; row groups of about {@code rowGroupBytes}.
      */
     public static byte[] write(
             String schema,
@@ -53,7 +53,9 @@ public final class ParquetFiles {
         return out.bytes.toByteArray();
     }
 
-    /** A simple two-column file: {@code id INT64, name STRING} with ids {@code [from, from+rows)}. */
+    /**
+     * A simple two-column file: {@code id INT64, name STRING} with ids {@code [from, from+rows)}.
+     */
     public static byte[] idsAndNames(long from, long rows, CompressionCodecName codec)
             throws IOException {
         return write(

@@ -1,12 +1,12 @@
 package io.github.s3mergetree.source.s3.testutils;
 
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.ArrayList;
-import java.util.List;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
@@ -112,7 +112,8 @@ public final class S3TestServer implements AutoCloseable {
     }
 
     /** Puts many objects using a few threads. */
-    public void putAll(String bucket, List<String> keys, java.util.function.Function<String, byte[]> body)
+    public void putAll(
+            String bucket, List<String> keys, java.util.function.Function<String, byte[]> body)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
