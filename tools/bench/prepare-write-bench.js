@@ -40,6 +40,6 @@ for (const s of sets) {
   }
   fs.writeFileSync(path.join(outDir, `${s.name}.sql`), s.ddl + '\n');
   fs.writeFileSync(path.join(outDir, `${s.name}.structure`), s.structure);
-  const rows = query(`SELECT count() FROM file('${path.join(outDir, s.name + '.native')}', Native)`, 'TSV').trim();
+  const rows = session.query(`SELECT count() FROM staging_${s.name}`, 'TSV').trim();
   process.stdout.write(`${s.name}: ${rows} rows\n`);
 }

@@ -6,9 +6,7 @@ import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.part.PartitionData;
 import io.github.s3mergetree.engine.part.PartitionIds;
 import io.github.s3mergetree.engine.serde.ValueSerde;
-import io.github.s3mergetree.engine.sort.RowComparator;
-import io.github.s3mergetree.engine.sort.RowComparators;
-import io.github.s3mergetree.engine.sort.StableSort;
+import io.github.s3mergetree.engine.sort.KeySorter;
 import io.github.s3mergetree.engine.types.DataType;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -69,25 +67,13 @@ public final class BlockSplitter {
             }
         }
 
-        List<RowComparator> comparators = new ArrayList<>();
-        for (int k = 0; k < keys.sortingTypes().size(); k++) {
-            comparators.add(
-                    RowComparators.forColumn(
-                            keys.sortingTypes().get(k), keys.sortingColumns().get(k)));
-        }
-        RowComparator cmp = comparators.isEmpty() ? null : RowComparators.lexicographic(comparators);
-
         List<PartitionedBlock> out = new ArrayList<>(groups.size());
         for (int g = 0; g < groups.size(); g++) {
             int[] rowsOfGroup = groups.get(g);
-            int[] perm = rowsOfGroup;
-            if (cmp != null) {
-                int[] order = StableSort.sortedPermutation(rowsOfGroup.length, (a, b) -> cmp.compare(rowsOfGroup[a], rowsOfGroup[b]));
-                perm = new int[order.length];
-                for (int i = 0; i < order.length; i++) {
-                    perm[i] = rowsOfGroup[order[i]];
-                }
-            }
+            int[] perm =
+                    keys.sortingTypes().isEmpty()
+                            ? rowsOfGroup
+                            : KeySorter.sort(keys.sortingTypes(), keys.sortingColumns(), rowsOfGroup);
             boolean identity = perm.length == rows && isIdentity(perm);
             Block sorted = identity ? block : block.permute(perm, perm.length);
             List<Column> pkCols = new ArrayList<>();
