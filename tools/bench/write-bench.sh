@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# The write-path benchmark (issue: engine part writer): JMH on our part writer beside chDB
-# inserting the same rows into the same MergeTree table, one core each. Prints MB/s and the ratio.
-# Not part of the test run. Usage: tools/bench/write-bench.sh
+# The write-path benchmark (engine part writer): JMH on our part writer beside chDB inserting the
+# same rows into the same MergeTree table, one core each. Prints MB/s and the ratio, and writes
+# engine/target/write-bench.txt. Not part of the test run. Usage: tools/bench/write-bench.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bash tools/install-test-engines.sh
-mvn -q -B -pl engine -am install -DskipTests -Dinstall.engines.skip=true
-mvn -q -B -pl engine test-compile exec:exec -Dinstall.engines.skip=true \
-  -Dexec.executable=java -Dexec.classpathScope=test \
-  -Dexec.args="-Xmx8g -cp %classpath io.github.s3mergetree.engine.bench.WriteBenchmarkMain $root"
+mvn -q -B -pl engine test-compile -Dinstall.engines.skip=true
+mvn -q -B -pl engine dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp \
+  -Dinstall.engines.skip=true >/dev/null
+# run from a private copy of the classes, so a concurrent build cannot change them mid-run
+snapshot="$(mktemp -d)"
+trap 'rm -rf "$snapshot"' EXIT
+cp -r engine/target/classes "$snapshot/classes"
+cp -r engine/target/test-classes "$snapshot/test-classes"
+java -Xmx8g -cp "$snapshot/test-classes:$snapshot/classes:$(cat engine/target/bench.cp)" \
+  io.github.s3mergetree.engine.bench.WriteBenchmarkMain "$root"

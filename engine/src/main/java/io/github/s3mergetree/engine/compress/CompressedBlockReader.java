@@ -184,6 +184,17 @@ public final class CompressedBlockReader {
     }
 
     /**
+     * The number of decompressed bytes readable without crossing into the next block; loads (and
+     * verifies) the next block when the current one is used up. 0 only at the end of the stream.
+     */
+    public int available() {
+        if (curPos == curEnd && next < end) {
+            loadBlock(next);
+        }
+        return curEnd - curPos;
+    }
+
+    /**
      * Returns true when every byte of the stream has been read. Does not load or validate the next
      * block.
      */

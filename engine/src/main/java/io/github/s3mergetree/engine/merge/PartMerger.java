@@ -105,13 +105,32 @@ public final class PartMerger {
         }
         Files.createDirectories(outDir);
         List<Cursor> cursors = new ArrayList<>();
-        for (int i = 0; i < sources.size(); i++) {
-            PartBlockReader r = sources.get(i).blocks(spec.columnNames(), spec.mergeMaxBlockSize());
-            Cursor c = new Cursor(i, r, spec, progress);
-            if (c.load()) {
-                cursors.add(c);
+        List<PartBlockReader> readers = new ArrayList<>();
+        try {
+            for (int i = 0; i < sources.size(); i++) {
+                PartBlockReader r =
+                        sources.get(i).blocks(spec.columnNames(), spec.mergeMaxBlockSize());
+                readers.add(r);
+                Cursor c = new Cursor(i, r, spec, progress);
+                if (c.load()) {
+                    cursors.add(c);
+                }
+            }
+            return mergeCursors(cursors, spec, partition, outDir, progress);
+        } finally {
+            for (PartBlockReader r : readers) {
+                r.close();
             }
         }
+    }
+
+    private WrittenPartFiles mergeCursors(
+            List<Cursor> cursors,
+            MergeSpec spec,
+            PartitionData partition,
+            Path outDir,
+            Progress progress)
+            throws IOException {
         List<String> pkNames = spec.sortingKey().columnNames().subList(0, spec.primaryKeySize());
         List<DataType> pkTypes = spec.sortingKey().types().subList(0, spec.primaryKeySize());
         try (PartWriter.Output out =

@@ -3,13 +3,11 @@ package io.github.s3mergetree.engine.part;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.Columns;
-import io.github.s3mergetree.engine.compress.CompressedBlockReader;
 import io.github.s3mergetree.engine.io.ByteSource;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.DeserializationState;
 import io.github.s3mergetree.engine.types.DataType;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,12 +15,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads some columns of a part sequentially in blocks of at most {@code maxRows} rows, decompressing
- * lazily (one compressed block per stream at a time), so merges hold only the compressed files and
- * one block of rows per source part in memory. Every compressed block's checksum is verified as it
+ * Reads some columns of a part sequentially in blocks of at most {@code maxRows} rows, reading and
+ * decompressing one compressed block per stream at a time from disk, so a merge holds only one
+ * compressed block per stream and one block of rows per source part in memory, whatever the part
+ * sizes. Every compressed block's checksum is verified as it
  * is read.
  */
-public final class PartBlockReader {
+public final class PartBlockReader implements AutoCloseable {
+    private final List<StreamingCompressedSource> open = new ArrayList<>();
     private final List<String> names;
     private final List<DataType> types;
     private final List<BulkSerialization> serializations = new ArrayList<>();
@@ -53,7 +53,9 @@ public final class PartBlockReader {
             Map<String, ByteSource> streams = new HashMap<>();
             for (String stream : s.streams()) {
                 Path f = part.directory().resolve(PartWriter.fileName(stream) + ".bin");
-                streams.put(stream, new CompressedSource(Files.readAllBytes(f), f.toString()));
+                StreamingCompressedSource src = new StreamingCompressedSource(f);
+                open.add(src);
+                streams.put(stream, src);
             }
             DeserializationState state = new DeserializationState();
             s.readPrefix(streams::get, state);
@@ -90,47 +92,11 @@ public final class PartBlockReader {
         return new Block(names, types, cols);
     }
 
-    /** A {@link ByteSource} over a compressed stream, decompressing block by block. */
-    private static final class CompressedSource implements ByteSource {
-        private final CompressedBlockReader reader;
-
-        CompressedSource(byte[] file, String name) {
-            this.reader = new CompressedBlockReader(file, name);
-        }
-
-        @Override
-        public int readByte() {
-            return reader.readByte();
-        }
-
-        @Override
-        public void readFully(byte[] b, int off, int len) {
-            reader.readFully(b, off, len);
-        }
-
-        @Override
-        public boolean eof() {
-            return reader.eof();
-        }
-
-        @Override
-        public int readShortLE() {
-            return reader.readShortLE() & 0xFFFF;
-        }
-
-        @Override
-        public int readIntLE() {
-            return reader.readIntLE();
-        }
-
-        @Override
-        public long readLongLE() {
-            return reader.readLongLE();
-        }
-
-        @Override
-        public long readVarUInt() {
-            return reader.readVarUInt();
+    /** Closes the stream files. */
+    @Override
+    public void close() throws IOException {
+        for (StreamingCompressedSource s : open) {
+            s.close();
         }
     }
 }
