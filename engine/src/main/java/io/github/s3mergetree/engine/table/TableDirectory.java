@@ -157,9 +157,12 @@ public final class TableDirectory {
             if (record == null) {
                 record = commitRecord("anonymous-" + UUID.randomUUID());
             }
+            FaultPoints.reach("commit.before-record");
             writeAtomically(record, text.toString().getBytes(StandardCharsets.UTF_8));
+            FaultPoints.reach("commit.after-record");
             for (int i = 0; i < parts.size(); i++) {
                 publish(parts.get(i).directory(), names.get(i));
+                FaultPoints.reach("commit.after-rename");
             }
             syncDirectory();
             return names;
@@ -192,7 +195,9 @@ public final class TableDirectory {
                 io.github.s3mergetree.engine.part.Parts.deleteRecursively(mergedTmp);
                 return false;
             }
+            FaultPoints.reach("merge.before-publish");
             publish(mergedTmp, name);
+            FaultPoints.reach("merge.after-publish");
             syncDirectory();
             return true;
         }
@@ -395,6 +400,7 @@ public final class TableDirectory {
                         Files.getLastModifiedTime(root.resolve(cover.toString())).toInstant();
                 if (since.plus(oldPartsLifetime).isBefore(now)
                         || since.plus(oldPartsLifetime).equals(now)) {
+                    FaultPoints.reach("remove.before-part");
                     io.github.s3mergetree.engine.part.Parts.deleteRecursively(
                             root.resolve(p.toString()));
                     removed.add(p);
