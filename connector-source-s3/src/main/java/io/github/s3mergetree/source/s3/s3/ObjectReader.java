@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -85,22 +87,67 @@ public final class ObjectReader {
                             + " is larger than 2 GiB");
         }
         byte[] out = new byte[(int) len];
-        try (InputStream in = open(key, etag, start, end)) {
-            int off = 0;
-            while (off < out.length) {
-                int n = in.read(out, off, out.length - off);
-                if (n < 0) {
-                    throw new EOFException(
-                            client.describe(key)
-                                    + " ended at "
-                                    + (start + off)
-                                    + ", expected "
-                                    + end);
+        if (isParallel(len)) {
+            // Ranged GETs write straight into their slice of the result: no second copy.
+            List<Future<?>> parts = new ArrayList<>();
+            try {
+                for (long s = start; s < end; s += bufferSize) {
+                    long partStart = s;
+                    long partEnd = Math.min(end, s + bufferSize);
+                    parts.add(
+                            downloadExecutor.submit(
+                                    () -> {
+                                        try (InputStream in =
+                                                new ResumingRangeInputStream(
+                                                        key, etag, partStart, partEnd)) {
+                                            readInto(
+                                                    in,
+                                                    out,
+                                                    (int) (partStart - start),
+                                                    (int) (partEnd - partStart),
+                                                    key);
+                                        }
+                                        return null;
+                                    }));
                 }
-                off += n;
+                for (Future<?> f : parts) {
+                    f.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while downloading " + key);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                throw new IOException(
+                        "download of " + client.describe(key) + " failed: " + e.getCause(),
+                        e.getCause());
+            } finally {
+                for (Future<?> f : parts) {
+                    f.cancel(true);
+                }
             }
+            return out;
+        }
+        try (InputStream in = open(key, etag, start, end)) {
+            readInto(in, out, 0, out.length, key);
         }
         return out;
+    }
+
+    /** Reads exactly {@code len} bytes of {@code in} into {@code out[off..]}. */
+    private void readInto(InputStream in, byte[] out, int off, int len, String key)
+            throws IOException {
+        int done = 0;
+        while (done < len) {
+            int n = in.read(out, off + done, len - done);
+            if (n < 0) {
+                throw new EOFException(
+                        client.describe(key) + ": range ended " + (len - done) + " bytes early");
+            }
+            done += n;
+        }
     }
 
     /**

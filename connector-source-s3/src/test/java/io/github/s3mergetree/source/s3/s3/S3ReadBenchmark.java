@@ -78,7 +78,7 @@ class S3ReadBenchmark {
                             THREADS,
                             BUFFER);
             List<String> lines = new ArrayList<>();
-            double[][] all = new double[4][ROUNDS];
+            double[][] all = new double[5][ROUNDS];
             for (int round = 0; round < ROUNDS; round++) {
                 double rawOne =
                         mbps(
@@ -87,13 +87,16 @@ class S3ReadBenchmark {
                 double rawMany = mbps(size, () -> rawParallel(raw, size, pool));
                 double srcOne = mbps(size, () -> drain(one.open("big.bin", etag, 0, size)));
                 double srcMany = mbps(size, () -> drain(many.open("big.bin", etag, 0, size)));
+                double srcFully =
+                        mbps(size, () -> many.readFully("big.bin", etag, 0, size).hashCode());
                 all[0][round] = rawOne;
                 all[1][round] = rawMany;
                 all[2][round] = srcOne;
                 all[3][round] = srcMany;
+                all[4][round] = srcFully;
                 lines.add(
                         String.format(
-                                "round %d: raw 1 stream %.0f MB/s | raw %d ranged streams %.0f MB/s | source 1 stream %.0f MB/s | source %d threads x %d MiB %.0f MB/s",
+                                "round %d: raw 1 stream %.0f MB/s | raw %d ranged streams %.0f MB/s | source 1 stream %.0f MB/s | source %d threads x %d MiB %.0f MB/s | source readFully %.0f MB/s",
                                 round,
                                 rawOne,
                                 THREADS,
@@ -101,14 +104,15 @@ class S3ReadBenchmark {
                                 srcOne,
                                 THREADS,
                                 BUFFER >> 20,
-                                srcMany));
+                                srcMany,
+                                srcFully));
             }
             lines.forEach(System.out::println);
             for (double[] a : all) {
                 java.util.Arrays.sort(a);
             }
             System.out.printf(
-                    "median of %d: raw 1 stream %.0f MB/s | raw %d ranged streams %.0f MB/s | source 1 stream %.0f MB/s (%.0f%% of raw) | source %d threads %.0f MB/s (%.0f%% of raw parallel)%n",
+                    "median of %d: raw 1 stream %.0f MB/s | raw %d ranged streams %.0f MB/s | source 1 stream %.0f MB/s (%.0f%% of raw) | source %d threads %.0f MB/s (%.0f%% of raw parallel) | source readFully %.0f MB/s (%.0f%% of raw parallel)%n",
                     ROUNDS,
                     all[0][ROUNDS / 2],
                     THREADS,
@@ -117,7 +121,9 @@ class S3ReadBenchmark {
                     100 * all[2][ROUNDS / 2] / all[0][ROUNDS / 2],
                     THREADS,
                     all[3][ROUNDS / 2],
-                    100 * all[3][ROUNDS / 2] / all[1][ROUNDS / 2]);
+                    100 * all[3][ROUNDS / 2] / all[1][ROUNDS / 2],
+                    all[4][ROUNDS / 2],
+                    100 * all[4][ROUNDS / 2] / all[1][ROUNDS / 2]);
             client.close();
             raw.close();
         } finally {
