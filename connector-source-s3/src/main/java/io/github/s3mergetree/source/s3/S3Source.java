@@ -138,7 +138,10 @@ public final class S3Source<T>
                 storeConfig,
                 pattern,
                 options,
-                new SplitPlanner(format, options.get(S3SourceOptions.SPLIT_SIZE)),
+                new SplitPlanner(
+                        format,
+                        options.get(S3SourceOptions.SPLIT_SIZE),
+                        options.get(S3SourceOptions.COMPRESSION)),
                 discoveryInterval(),
                 checkpoint,
                 System::currentTimeMillis);

@@ -16,18 +16,35 @@ import java.util.List;
 public final class SplitPlanner {
     private final S3ObjectFormat<?> format;
     private final long splitSize;
+    private final boolean compressionForced;
 
     public SplitPlanner(S3ObjectFormat<?> format, long splitSize) {
+        this(format, splitSize, "auto");
+    }
+
+    /**
+     * @param compressionMethod the {@code compression_method} option: anything but {@code auto} and
+     *     {@code none} makes every object unsplittable
+     */
+    public SplitPlanner(S3ObjectFormat<?> format, long splitSize, String compressionMethod) {
         if (splitSize < 0) {
             throw new IllegalArgumentException("s3.split.size must be >= 0, got " + splitSize);
         }
         this.format = format;
         this.splitSize = splitSize;
+        String m =
+                compressionMethod == null
+                        ? "auto"
+                        : compressionMethod.toLowerCase(java.util.Locale.ROOT);
+        this.compressionForced = !m.equals("auto") && !m.equals("none") && !m.isEmpty();
     }
 
     public List<S3ObjectSplit> plan(ObjectSummary o) {
         long size = o.size();
-        if (splitSize == 0 || size <= splitSize || !format.isSplittable(o.key())) {
+        if (splitSize == 0
+                || size <= splitSize
+                || compressionForced
+                || !format.isSplittable(o.key())) {
             return List.of(S3ObjectSplit.of(o.key(), o.etag(), size, 0, size));
         }
         int n = (int) Math.min(Integer.MAX_VALUE, (size + splitSize - 1) / splitSize);

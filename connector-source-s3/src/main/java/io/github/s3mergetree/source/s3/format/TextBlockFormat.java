@@ -413,7 +413,7 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
                 if (!node.isObject()) {
                     throw new IllegalArgumentException("not a JSON object");
                 }
-                Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+                Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
                     int c = schema.indexOf(e.getKey());
@@ -496,7 +496,7 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
         }
         if (n.isObject()) {
             Map<Object, Object> out = new LinkedHashMap<>();
-            Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+            Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator();
             while (it.hasNext()) {
                 Map.Entry<String, JsonNode> e = it.next();
                 out.put(e.getKey(), javaValue(e.getValue()));
