@@ -1,0 +1,190 @@
+package io.github.s3mergetree.sink.mergetree;
+
+import io.github.s3mergetree.sink.mergetree.input.InputContext;
+import io.github.s3mergetree.sink.mergetree.input.SinkInput;
+import io.github.s3mergetree.sink.mergetree.storage.LocalTableStorage;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.annotation.VisibleForTesting;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * Builds a {@link MergeTreeSink}. Everything is checked in {@link #build()}: the table location,
+ * the DDL (parsed as ClickHouse would), the options, and the input against the table (every input
+ * field must name a column and be convertible to its type), so a mistake fails the job submission,
+ * not a running job.
+ *
+ * @param <IN> the sink's input type
+ */
+@PublicEvolving
+public final class MergeTreeSinkBuilder<IN> {
+    private TableStorage storage;
+    private String ddl;
+    private Path ddlFile;
+    private SinkInput<IN> input;
+    private final Configuration options = new Configuration();
+    private FailureInjector failures = FailureInjector.NONE;
+
+    MergeTreeSinkBuilder() {}
+
+    /** The table directory on a local or shared filesystem. */
+    public MergeTreeSinkBuilder<IN> setTablePath(String path) {
+        this.storage = new LocalTableStorage(path);
+        return this;
+    }
+
+    /** Where the table lives (for storages other than a directory). */
+    public MergeTreeSinkBuilder<IN> setTableStorage(TableStorage storage) {
+        this.storage = storage;
+        return this;
+    }
+
+    /**
+     * The table's {@code CREATE TABLE} statement. Without it (and without {@link #setDdlFile}),
+     * the DDL stored in an existing table directory is used.
+     */
+    public MergeTreeSinkBuilder<IN> setDdl(String ddl) {
+        this.ddl = ddl;
+        return this;
+    }
+
+    /** A file holding the table's {@code CREATE TABLE} statement (read in {@link #build()}). */
+    public MergeTreeSinkBuilder<IN> setDdlFile(Path file) {
+        this.ddlFile = file;
+        return this;
+    }
+
+    /** The input type and how it maps onto the table's columns. */
+    public <T extends IN> MergeTreeSinkBuilder<IN> setInput(SinkInput<IN> input) {
+        this.input = input;
+        return this;
+    }
+
+    /** Sets an option of {@link MergeTreeSinkOptions}. */
+    public <T> MergeTreeSinkBuilder<IN> setOption(ConfigOption<T> option, T value) {
+        options.set(option, value);
+        return this;
+    }
+
+    /** Sets an option by its name (ClickHouse's setting name where one exists). */
+    public MergeTreeSinkBuilder<IN> setSetting(String name, String value) {
+        options.setString(name, value);
+        return this;
+    }
+
+    /** Sets options by name. */
+    public MergeTreeSinkBuilder<IN> setSettings(Map<String, String> settings) {
+        settings.forEach(options::setString);
+        return this;
+    }
+
+    /** Names this sink's temporary parts and commits ({@link MergeTreeSinkOptions#SINK_ID}). */
+    public MergeTreeSinkBuilder<IN> setSinkId(String sinkId) {
+        options.set(MergeTreeSinkOptions.SINK_ID, sinkId);
+        return this;
+    }
+
+    /** Test hook: crashes injected in the writer and committer. */
+    @VisibleForTesting
+    public MergeTreeSinkBuilder<IN> setFailureInjector(FailureInjector failures) {
+        this.failures = failures;
+        return this;
+    }
+
+    /**
+     * Validates everything and builds the sink.
+     *
+     * @throws IllegalArgumentException naming the problem
+     */
+    public MergeTreeSink<IN> build() {
+        if (storage == null) {
+            throw new IllegalArgumentException("the table path is not set (setTablePath)");
+        }
+        if (input == null) {
+            throw new IllegalArgumentException(
+                    "the input is not set (MergeTreeSink.forRowData, forBlocks or setInput)");
+        }
+        if (ddl != null && ddlFile != null) {
+            throw new IllegalArgumentException("set either a DDL or a DDL file, not both");
+        }
+        String text = ddl;
+        if (ddlFile != null) {
+            try {
+                text = Files.readString(ddlFile, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the DDL file " + ddlFile, e);
+            }
+        }
+        checkOptions();
+        Optional<String> known = Optional.ofNullable(text);
+        if (known.isEmpty()) {
+            try {
+                known = storage.storedDdl();
+            } catch (IOException e) {
+                // the table may be visible to the TaskManagers only; checked there
+            }
+        }
+        if (known.isPresent()) {
+            ResolvedTable resolved;
+            try {
+                resolved = ResolvedTable.resolve(known.get(), options);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("invalid table DDL: " + e.getMessage(), e);
+            }
+            // fails on unknown fields or impossible conversions
+            input.createConverter(
+                    new InputContext(
+                            resolved.schema(),
+                            resolved.layout(),
+                            resolved.serverZone(),
+                            options.get(MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
+        }
+        return new MergeTreeSink<>(storage, text, input, new Configuration(options), failures);
+    }
+
+    private void checkOptions() {
+        long rows = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS);
+        if (rows < 0) {
+            throw new IllegalArgumentException("min_insert_block_size_rows must be >= 0, got " + rows);
+        }
+        String bytes = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).trim();
+        if (!bytes.equalsIgnoreCase("auto")) {
+            try {
+                if (Long.parseLong(bytes) < 0) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        "min_insert_block_size_bytes must be a number of bytes >= 0 or 'auto', got '"
+                                + bytes
+                                + "'");
+            }
+        }
+        positive(MergeTreeSinkOptions.MAX_INSERT_THREADS);
+        positive(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE);
+        if (options.get(MergeTreeSinkOptions.MAX_MEMORY_USAGE) < 0) {
+            throw new IllegalArgumentException("max_memory_usage must be >= 0");
+        }
+        try {
+            java.time.ZoneId.of(options.get(MergeTreeSinkOptions.TIMEZONE));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "unknown timezone '" + options.get(MergeTreeSinkOptions.TIMEZONE) + "'");
+        }
+    }
+
+    private void positive(ConfigOption<Integer> o) {
+        int v = options.get(o);
+        if (v <= 0) {
+            throw new IllegalArgumentException(o.key() + " must be positive, got " + v);
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package io.github.s3mergetree.sink.mergetree;
+
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * Every option of the MergeTree sink, for the DataStream builder ({@link
+ * MergeTreeSinkBuilder#setOption}) and the SQL connector ({@code 'connector' = 'mergetree'}).
+ *
+ * <p>Where an option means what a ClickHouse setting means, it has the ClickHouse setting's name
+ * and default: {@code min_insert_block_size_rows}, {@code min_insert_block_size_bytes}, {@code
+ * max_insert_threads}, {@code max_memory_usage}, {@code insert_deduplicate}, {@code
+ * optimize_on_insert}, {@code background_pool_size}, {@code parts_to_delay_insert}, {@code
+ * parts_to_throw_insert}, {@code input_format_skip_unknown_fields}, {@code
+ * merge_selecting_sleep_ms}. Options of this sink alone use dashes ({@code path}, {@code ddl},
+ * {@code sink-id}, ...).
+ */
+@PublicEvolving
+public final class MergeTreeSinkOptions {
+    private MergeTreeSinkOptions() {}
+
+    // ------------------------------------------------------------------ table
+
+    /** The table directory (local or shared filesystem). */
+    public static final ConfigOption<String> PATH =
+            ConfigOptions.key("path")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The MergeTree table directory on a local or shared filesystem (the"
+                                    + " directory ClickHouse would keep under data/<db>/<table>/)."
+                                    + " Created with the table's DDL if missing.");
+
+    /** The table's {@code CREATE TABLE} statement. */
+    public static final ConfigOption<String> DDL =
+            ConfigOptions.key("ddl")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The table's ClickHouse CREATE TABLE statement. If neither ddl nor"
+                                    + " ddl-file nor engine is given, the DDL stored in the table"
+                                    + " directory (s3mergetree_metadata/table.sql) is used.");
+
+    /** A file holding the table's {@code CREATE TABLE} statement. */
+    public static final ConfigOption<String> DDL_FILE =
+            ConfigOptions.key("ddl-file")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("A file holding the table's CREATE TABLE statement.");
+
+    /** SQL connector: the engine clause used to derive the DDL from the Flink schema. */
+    public static final ConfigOption<String> ENGINE =
+            ConfigOptions.key("engine")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "SQL connector only: the ENGINE of a table whose DDL is derived from"
+                                    + " the Flink schema, e.g. 'MergeTree' or"
+                                    + " 'ReplacingMergeTree(ver)'.");
+
+    /** SQL connector: ORDER BY of a derived DDL. */
+    public static final ConfigOption<String> ORDER_BY =
+            ConfigOptions.key("order-by")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "SQL connector only: ORDER BY of a derived DDL (default: the Flink"
+                                    + " PRIMARY KEY, else tuple()).");
+
+    /** SQL connector: PARTITION BY of a derived DDL. */
+    public static final ConfigOption<String> PARTITION_BY =
+            ConfigOptions.key("partition-by")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("SQL connector only: PARTITION BY of a derived DDL.");
+
+    /** SQL connector: PRIMARY KEY of a derived DDL. */
+    public static final ConfigOption<String> PRIMARY_KEY =
+            ConfigOptions.key("primary-key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "SQL connector only: PRIMARY KEY of a derived DDL (a prefix of ORDER"
+                                    + " BY).");
+
+    /** SQL connector: the SETTINGS clause of a derived DDL. */
+    public static final ConfigOption<String> TABLE_SETTINGS =
+            ConfigOptions.key("settings")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "SQL connector only: the SETTINGS clause of a derived DDL, e.g."
+                                    + " 'index_granularity = 8192, old_parts_lifetime = 60'.");
+
+    /** SQL connector: the ClickHouse table name of a derived DDL. */
+    public static final ConfigOption<String> TABLE_NAME =
+            ConfigOptions.key("table-name")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "SQL connector only: the ClickHouse table name of a derived DDL"
+                                    + " (default: the Flink table name).");
+
+    /** Identifies this sink's temporary parts and commits in a table shared by several jobs. */
+    public static final ConfigOption<String> SINK_ID =
+            ConfigOptions.key("sink-id")
+                    .stringType()
+                    .defaultValue("default")
+                    .withDescription(
+                            "Names this sink's temporary part directories (tmp_s3mt-<sink-id>-...)"
+                                    + " so that a restarted sink removes the leftovers of its"
+                                    + " aborted attempts and nothing else. Two sinks writing the"
+                                    + " same table at the same time must use different ids (like"
+                                    + " Kafka's transactional id prefix).");
+
+    /** The server time zone of DateTime columns declared without one. */
+    public static final ConfigOption<String> TIMEZONE =
+            ConfigOptions.key("timezone")
+                    .stringType()
+                    .defaultValue("UTC")
+                    .withDescription(
+                            "ClickHouse's server 'timezone': the zone of DateTime/DateTime64"
+                                    + " columns declared without one (used to convert Flink"
+                                    + " TIMESTAMP values and to evaluate key expressions).");
+
+    // ------------------------------------------------------------------ insert blocks
+
+    /** Rows per insert block. */
+    public static final ConfigOption<Long> MIN_INSERT_BLOCK_SIZE_ROWS =
+            ConfigOptions.key("min_insert_block_size_rows")
+                    .longType()
+                    .defaultValue(1048449L)
+                    .withDescription(
+                            "ClickHouse's min_insert_block_size_rows: a writer turns its rows into"
+                                    + " parts (one per partition) when this many have accumulated,"
+                                    + " or min_insert_block_size_bytes is reached, whichever comes"
+                                    + " first; 0 disables this limit. A checkpoint always flushes.");
+
+    /** Uncompressed bytes per insert block, or {@code auto}. */
+    public static final ConfigOption<String> MIN_INSERT_BLOCK_SIZE_BYTES =
+            ConfigOptions.key("min_insert_block_size_bytes")
+                    .stringType()
+                    .defaultValue("268435456")
+                    .withDescription(
+                            "ClickHouse's min_insert_block_size_bytes (uncompressed in-memory"
+                                    + " bytes, as Block::bytes() counts them); 0 disables this"
+                                    + " limit. 'auto' derives it from the memory budget"
+                                    + " (max_memory_usage, else a share of the JVM heap) as"
+                                    + " budget / (3 * max_insert_threads).");
+
+    /** Insert blocks being written at once per writer. */
+    public static final ConfigOption<Integer> MAX_INSERT_THREADS =
+            ConfigOptions.key("max_insert_threads")
+                    .intType()
+                    .defaultValue(1)
+                    .withDescription(
+                            "ClickHouse's max_insert_threads: how many insert blocks a writer"
+                                    + " sorts, compresses and writes at once in background threads"
+                                    + " while it keeps accumulating the next block. Memory grows"
+                                    + " with it (about 3 blocks per thread).");
+
+    /** The writer's memory budget in bytes. */
+    public static final ConfigOption<Long> MAX_MEMORY_USAGE =
+            ConfigOptions.key("max_memory_usage")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "ClickHouse's max_memory_usage, per writer, in bytes: the budget 'auto'"
+                                    + " block sizing divides (0 = a quarter of the JVM heap shared"
+                                    + " by the writers in the JVM). The writer reports its peak"
+                                    + " against it (metric peakMemoryBytes).");
+
+    /** Commit with dedup tokens (exactly once) or without (at least once). */
+    public static final ConfigOption<Boolean> INSERT_DEDUPLICATE =
+            ConfigOptions.key("insert_deduplicate")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "ClickHouse's insert_deduplicate: every commit carries a token (sink"
+                                    + " id, job, subtask, checkpoint, sequence) recorded in the"
+                                    + " table directory, so a commit replayed after a failure is a"
+                                    + " no-op. false gives at-least-once.");
+
+    /** Apply the engine's merge semantics within each insert block. */
+    public static final ConfigOption<Boolean> OPTIMIZE_ON_INSERT =
+            ConfigOptions.key("optimize_on_insert")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "ClickHouse's optimize_on_insert: Replacing/Summing/Collapsing engines"
+                                    + " reduce rows with equal sorting keys inside each insert"
+                                    + " block.");
+
+    /** Unknown input fields are skipped instead of refused. */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_SKIP_UNKNOWN_FIELDS =
+            ConfigOptions.key("input_format_skip_unknown_fields")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "ClickHouse's input_format_skip_unknown_fields: input fields that name"
+                                    + " no table column are skipped instead of failing the job.");
+
+    /** Override of the table's {@code parts_to_delay_insert}. */
+    public static final ConfigOption<Integer> PARTS_TO_DELAY_INSERT =
+            ConfigOptions.key("parts_to_delay_insert")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "ClickHouse's parts_to_delay_insert (default: the table's, 1000): a"
+                                    + " writer whose partition has this many active parts sleeps"
+                                    + " before each insert block (Flink backpressure), longer as"
+                                    + " the count nears parts_to_throw_insert.");
+
+    /** Override of the table's {@code parts_to_throw_insert}. */
+    public static final ConfigOption<Integer> PARTS_TO_THROW_INSERT =
+            ConfigOptions.key("parts_to_throw_insert")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "ClickHouse's parts_to_throw_insert (default: the table's, 3000). At"
+                                    + " this count ClickHouse refuses inserts; this sink waits"
+                                    + " for merges instead (backpressure, not failure).");
+
+    // ------------------------------------------------------------------ merges
+
+    /** Run merges in the job. */
+    public static final ConfigOption<Boolean> MERGES_ENABLED =
+            ConfigOptions.key("merges")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Run the table's background merges inside the job, in one"
+                                    + " parallelism-1 coordinator per sink after the committer.");
+
+    /** Merges at once. */
+    public static final ConfigOption<Integer> BACKGROUND_POOL_SIZE =
+            ConfigOptions.key("background_pool_size")
+                    .intType()
+                    .defaultValue(2)
+                    .withDescription(
+                            "ClickHouse's background_pool_size: merges running at once in the"
+                                    + " merge coordinator (ClickHouse's default is 16; 2 suits a"
+                                    + " small TaskManager).");
+
+    /** How often the coordinator looks for merges and outdated parts. */
+    public static final ConfigOption<Long> MERGE_SELECTING_SLEEP_MS =
+            ConfigOptions.key("merge_selecting_sleep_ms")
+                    .longType()
+                    .defaultValue(5000L)
+                    .withDescription(
+                            "ClickHouse's merge_selecting_sleep_ms: besides reacting to every"
+                                    + " commit, the coordinator looks for merges (and removes"
+                                    + " outdated parts) this often.");
+
+    /** OPTIMIZE TABLE ... FINAL at the end of a bounded input. */
+    public static final ConfigOption<Boolean> OPTIMIZE_FINAL =
+            ConfigOptions.key("optimize_final")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "At the end of a bounded input, after the merges settle, merge every"
+                                    + " partition into one part (OPTIMIZE TABLE ... FINAL).");
+
+    /** SQL connector: the sink parallelism. */
+    public static final ConfigOption<Integer> SINK_PARALLELISM =
+            ConfigOptions.key("sink.parallelism")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription("SQL connector only: the parallelism of the sink writers.");
+}

@@ -1,0 +1,59 @@
+package io.github.s3mergetree.sink.mergetree.committer;
+
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * What one writer subtask hands to the committer at a checkpoint (or at the end of a bounded
+ * input): the temporary parts it wrote since the previous one, all to be published in one
+ * transaction, and the dedup token of that transaction. Committing the same committable twice (a
+ * replay after a failure) is a no-op: the table directory remembers the token.
+ *
+ * @param token the dedup token ({@code <sink-id>-<job>-<subtask>-<epoch>-<seq>}), or null when
+ *     {@code insert_deduplicate = 0}
+ * @param parts the temporary parts, in the order they were written
+ */
+@PublicEvolving
+public record MergeTreeCommittable(String token, List<PendingPart> parts) {
+    /** Validates and copies. */
+    public MergeTreeCommittable {
+        parts = List.copyOf(parts);
+    }
+
+    /** Total rows of the parts. */
+    public long rows() {
+        long n = 0;
+        for (PendingPart p : parts) {
+            n += p.rows();
+        }
+        return n;
+    }
+
+    /**
+     * One temporary part: its directory (a {@code tmp_*} name inside the table directory), its
+     * partition and sizes.
+     *
+     * @param directoryName the temporary directory's name in the table directory
+     * @param partitionId the partition id (the prefix of the final part name)
+     * @param rows rows in the part
+     * @param marks marks (granules, + the final mark if any)
+     * @param bytesOnDisk compressed bytes of the part's files
+     * @param dataUncompressedBytes uncompressed bytes of its column streams
+     * @param bytesInMemory the in-memory size of the block the part was written from
+     */
+    public record PendingPart(
+            String directoryName,
+            String partitionId,
+            long rows,
+            int marks,
+            long bytesOnDisk,
+            long dataUncompressedBytes,
+            long bytesInMemory) {
+        /** Validates. */
+        public PendingPart {
+            Objects.requireNonNull(directoryName, "directoryName");
+            Objects.requireNonNull(partitionId, "partitionId");
+        }
+    }
+}

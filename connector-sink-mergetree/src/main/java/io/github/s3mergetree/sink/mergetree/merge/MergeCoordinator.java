@@ -1,0 +1,204 @@
+package io.github.s3mergetree.sink.mergetree.merge;
+
+import io.github.s3mergetree.engine.merge.MergeScheduler;
+import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
+import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.ResolvedTable;
+import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
+import io.github.s3mergetree.sink.mergetree.metrics.MergeMetrics;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The table's merge coordinator: a parallelism-1 sink after the committer (the sink's post-commit
+ * topology), so one sink has exactly one, whatever its parallelism. It runs the engine's {@link
+ * MergeScheduler} ({@code background_pool_size} merges at once, chosen by ClickHouse's
+ * SimpleMergeSelector) whenever a commit publishes parts and every {@code
+ * merge_selecting_sleep_ms}, removes outdated parts after {@code old_parts_lifetime}, and at the
+ * end of a bounded input lets the merges settle and, if {@code optimize_final}, merges every
+ * partition into one part.
+ *
+ * <p>Even a second coordinator on the same table (another job) cannot corrupt it: the engine
+ * publishes a merge only if its sources are still exactly the active parts of its range.
+ */
+@Internal
+public final class MergeCoordinator implements Sink<CommittableMessage<MergeTreeCommittable>> {
+    private static final long serialVersionUID = 1L;
+
+    private final String ddl;
+    private final TableStorage storage;
+    private final Configuration options;
+
+    /** A coordinator of the table in {@code storage}. */
+    public MergeCoordinator(String ddl, TableStorage storage, Configuration options) {
+        this.ddl = ddl;
+        this.storage = storage;
+        this.options = options;
+    }
+
+    @Override
+    public SinkWriter<CommittableMessage<MergeTreeCommittable>> createWriter(
+            WriterInitContext context) throws IOException {
+        return new Writer(context, ResolvedTable.resolve(ddl, storage, options), storage, options);
+    }
+
+    private static final class Writer implements SinkWriter<CommittableMessage<MergeTreeCommittable>> {
+        private static final Logger LOG = LoggerFactory.getLogger(MergeCoordinator.class);
+
+        private final MergeTreeTable table;
+        private final MergeScheduler scheduler;
+        private final ExecutorService pool;
+        private final MergeMetrics metrics;
+        private final WriterInitContext context;
+        private final long tickMillis;
+        private final boolean optimizeFinal;
+        private ScheduledFuture<?> timer;
+        private boolean endOfInput;
+        private boolean closed;
+
+        Writer(WriterInitContext context, ResolvedTable resolved, TableStorage storage, Configuration options)
+                throws IOException {
+            this.context = context;
+            this.table = storage.open(resolved.layout(), Clock.systemUTC());
+            int poolSize = Math.max(1, options.get(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE));
+            AtomicInteger n = new AtomicInteger();
+            this.pool =
+                    Executors.newFixedThreadPool(
+                            poolSize,
+                            r -> {
+                                Thread t = new Thread(r, "mergetree-merge-" + n.incrementAndGet());
+                                t.setDaemon(true);
+                                return t;
+                            });
+            this.scheduler =
+                    new MergeScheduler(
+                            table,
+                            new SimpleMergeSelector(SimpleMergeSelector.Settings.defaults()),
+                            pool,
+                            poolSize,
+                            Clock.systemUTC());
+            this.metrics = new MergeMetrics(context.metricGroup(), scheduler);
+            this.tickMillis = Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
+            this.optimizeFinal = options.get(MergeTreeSinkOptions.OPTIMIZE_FINAL);
+            refreshPartCounts();
+            scheduler.trigger();
+            scheduleTick();
+            LOG.info("Merge coordinator of {} started ({} merge threads)", storage.describe(), poolSize);
+        }
+
+        private void scheduleTick() {
+            long now = context.getProcessingTimeService().getCurrentProcessingTime();
+            timer = context.getProcessingTimeService().registerTimer(now + tickMillis, t -> tick());
+        }
+
+        private void tick() throws IOException {
+            if (closed) {
+                return;
+            }
+            scheduler.trigger();
+            List<PartName> removed = table.cleanup();
+            metrics.partsRemoved.inc(removed.size());
+            refreshPartCounts();
+            scheduleTick();
+        }
+
+        private void refreshPartCounts() throws IOException {
+            Map<String, List<ActivePart>> byPartition = table.activePartsByPartition();
+            long total = 0;
+            long max = 0;
+            for (List<ActivePart> parts : byPartition.values()) {
+                total += parts.size();
+                max = Math.max(max, parts.size());
+            }
+            metrics.parts(total, max);
+        }
+
+        @Override
+        public void write(CommittableMessage<MergeTreeCommittable> message, Context ctx)
+                throws IOException, InterruptedException {
+            if (message instanceof CommittableWithLineage<MergeTreeCommittable>) {
+                metrics.commitsSeen.inc();
+                scheduler.trigger();
+                if (endOfInput) {
+                    // commits that arrive after the end of input (the final checkpoint's)
+                    settle();
+                }
+            }
+        }
+
+        @Override
+        public void flush(boolean endOfInput) throws IOException, InterruptedException {
+            if (endOfInput && !this.endOfInput) {
+                this.endOfInput = true;
+                settle();
+            }
+        }
+
+        /** Lets the merges run until the selector picks nothing more; then OPTIMIZE FINAL if asked. */
+        private void settle() throws IOException, InterruptedException {
+            long t0 = System.nanoTime();
+            while (true) {
+                scheduler.trigger();
+                if (!scheduler.busy()) {
+                    break;
+                }
+                while (scheduler.busy()) {
+                    Thread.sleep(10);
+                }
+            }
+            if (optimizeFinal) {
+                boolean needed = false;
+                for (List<ActivePart> parts : table.activePartsByPartition().values()) {
+                    needed |= parts.size() > 1;
+                }
+                if (needed) {
+                    scheduler.pause();
+                    List<PartName> merged = table.optimizeFinal(false);
+                    scheduler.resume();
+                    LOG.info("OPTIMIZE FINAL merged into {}", merged);
+                }
+            }
+            refreshPartCounts();
+            LOG.info(
+                    "Merges settled at the end of input in {} ms: {} merges done",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
+                    scheduler.mergesDone());
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            scheduler.close();
+            pool.shutdown();
+            if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+                pool.shutdownNow();
+            }
+        }
+    }
+}

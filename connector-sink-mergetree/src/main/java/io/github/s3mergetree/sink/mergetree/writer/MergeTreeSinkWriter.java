@@ -1,0 +1,475 @@
+package io.github.s3mergetree.sink.mergetree.writer;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.part.Parts;
+import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TooManyPartsException;
+import io.github.s3mergetree.sink.mergetree.FailureInjector;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.ResolvedTable;
+import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
+import io.github.s3mergetree.sink.mergetree.input.InputContext;
+import io.github.s3mergetree.sink.mergetree.input.InputConverter;
+import io.github.s3mergetree.sink.mergetree.input.SinkInput;
+import io.github.s3mergetree.sink.mergetree.metrics.WriterMetrics;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.ReadableConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sink writer: converts records into the columns of an insert block; when the block reaches
+ * {@code min_insert_block_size_rows} or {@code min_insert_block_size_bytes} (and at every
+ * checkpoint and at the end of the input) the block is sorted, split by partition and written as
+ * temporary parts, on up to {@code max_insert_threads} background threads while the next block
+ * fills. At a checkpoint all those parts become one {@link MergeTreeCommittable} with a dedup token.
+ *
+ * <p><b>Why parts at checkpoints rather than rows in state:</b> checkpoint state stays a few
+ * hundred bytes whatever the throughput (no rows are copied into the state backend), a restore
+ * replays nothing from state, and parts on the table's filesystem are as durable as the table
+ * itself. The cost, small parts at short checkpoint intervals, is what the merge coordinator
+ * exists for.
+ *
+ * <p><b>Exactly once:</b> temporary directories are named {@code
+ * tmp_s3mt-<sink-id>-<subtask>-<epoch>_...} ({@link TempPartNames}); on start the writer removes
+ * those of aborted attempts (epoch at or after the restored checkpoint, or all of them on a fresh
+ * start) for its subtask index and for indices no writer has any more. Tokens are {@code
+ * <sink-id>-<job>-<subtask>-<epoch>-<seq>}: unique within a job, and the same on a deterministic
+ * re-execution of a bounded job, so its replayed commits are no-ops.
+ *
+ * <p><b>Backpressure:</b> after each insert block the writer asks the table how long to wait
+ * ({@code parts_to_delay_insert}, ClickHouse's delay formula) and sleeps that long; at {@code
+ * parts_to_throw_insert} it waits for merges instead of failing.
+ */
+@Internal
+public final class MergeTreeSinkWriter<IN>
+        implements CommittingSinkWriter<IN, MergeTreeCommittable>,
+                StatefulSinkWriter<IN, MergeTreeWriterState> {
+    private static final Logger LOG = LoggerFactory.getLogger(MergeTreeSinkWriter.class);
+    private static final AtomicInteger LIVE_WRITERS = new AtomicInteger();
+
+    private final String sinkId;
+    private final String jobId;
+    private final int subtask;
+    private final int parallelism;
+    private final int attempt;
+    private final MergeTreeTable table;
+    private final ResolvedTable resolved;
+    private final InputConverter<IN> converter;
+    private final PartsWriter partsWriter;
+    private final FailureInjector failures;
+    private final WriterMetrics metrics;
+    private final ExecutorService insertThreads;
+    private final int threads;
+    private final long minRows;
+    private final String minBytesSetting;
+    private final long maxMemoryUsage;
+    private final boolean deduplicate;
+
+    private long minBytes = -1;
+    private Block current;
+    private long rowsSinceCheck;
+    private long nextCheckAt = 1;
+    private long currentBytes;
+    private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+    private final List<TemporaryPart> pending = new ArrayList<>();
+    private long epoch;
+    private int seq;
+    private long rowsWritten;
+    private boolean closed;
+
+    private record InFlight(Future<List<TemporaryPart>> parts, PartsWriter.Timings timings, long bytes, long started) {}
+
+    /** Creates (or restores) the writer of one subtask; removes leftovers of aborted attempts. */
+    public MergeTreeSinkWriter(
+            WriterInitContext context,
+            String sinkId,
+            ResolvedTable resolved,
+            TableStorage storage,
+            SinkInput<IN> input,
+            ReadableConfig options,
+            FailureInjector failures,
+            Collection<MergeTreeWriterState> restored)
+            throws IOException {
+        this.sinkId = TempPartNames.sanitize(sinkId);
+        this.jobId = context.getJobInfo().getJobId().toHexString();
+        this.subtask = context.getTaskInfo().getIndexOfThisSubtask();
+        this.parallelism = context.getTaskInfo().getNumberOfParallelSubtasks();
+        this.attempt = context.getTaskInfo().getAttemptNumber();
+        this.resolved = resolved;
+        this.failures = failures;
+        this.table = storage.open(resolved.layout(), Clock.systemUTC());
+        this.partsWriter = new PartsWriter(resolved.layout(), table.directory());
+        this.converter =
+                input.createConverter(
+                        new InputContext(
+                                resolved.schema(),
+                                resolved.layout(),
+                                resolved.serverZone(),
+                                options.get(MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
+        this.metrics = new WriterMetrics(context.metricGroup());
+        this.minRows = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS);
+        this.minBytesSetting = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).trim();
+        this.maxMemoryUsage = options.get(MergeTreeSinkOptions.MAX_MEMORY_USAGE);
+        this.threads = Math.max(1, options.get(MergeTreeSinkOptions.MAX_INSERT_THREADS));
+        this.deduplicate = options.get(MergeTreeSinkOptions.INSERT_DEDUPLICATE);
+        OptionalLong restoredCheckpoint = context.getRestoredCheckpointId();
+        this.epoch = restoredCheckpoint.orElse(0);
+        this.current = newBlock();
+        AtomicInteger n = new AtomicInteger();
+        this.insertThreads =
+                Executors.newFixedThreadPool(
+                        threads,
+                        r -> {
+                            Thread t =
+                                    new Thread(
+                                            r,
+                                            "mergetree-insert-" + this.sinkId + "-" + subtask + "-" + n.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        });
+        LIVE_WRITERS.incrementAndGet();
+        removeLeftovers(restoredCheckpoint);
+        LOG.info(
+                "MergeTree writer {}/{} of sink {} on {} (attempt {}, restored from {}, {} prior states)",
+                subtask,
+                parallelism,
+                this.sinkId,
+                storage.describe(),
+                attempt,
+                restoredCheckpoint.isPresent() ? restoredCheckpoint.getAsLong() : "nothing",
+                restored.size());
+    }
+
+    private Block newBlock() {
+        int cap = minRows > 0 ? (int) Math.min(minRows, 65536) : 8192;
+        return Block.empty(resolved.layout().columnNames(), resolved.layout().columnTypes(), cap);
+    }
+
+    /**
+     * Removes this sink's temporary directories that no restored committable names: those of its
+     * own subtask index and of indices at or above the parallelism (no writer has them now), with
+     * an epoch at or after the restored checkpoint (all of them on a fresh start).
+     */
+    private void removeLeftovers(OptionalLong restoredCheckpoint) throws IOException {
+        Path root = table.directory().root();
+        List<Path> doomed = new ArrayList<>();
+        try (Stream<Path> s = Files.list(root)) {
+            for (Path p : s.toList()) {
+                Optional<TempPartNames.Parsed> parsed =
+                        TempPartNames.parse(p.getFileName().toString(), sinkId);
+                if (parsed.isEmpty()) {
+                    continue;
+                }
+                int j = parsed.get().subtask();
+                boolean mine = j == subtask || (j >= parallelism && j % parallelism == subtask);
+                boolean aborted =
+                        restoredCheckpoint.isEmpty()
+                                || parsed.get().epoch() >= restoredCheckpoint.getAsLong();
+                if (mine && aborted) {
+                    doomed.add(p);
+                }
+            }
+        }
+        for (Path p : doomed) {
+            Parts.deleteRecursively(p);
+        }
+        if (!doomed.isEmpty()) {
+            LOG.info(
+                    "Writer {} of sink {} removed {} temporary parts of aborted attempts",
+                    subtask,
+                    sinkId,
+                    doomed.size());
+        }
+    }
+
+    private void ensureBlockSize() {
+        if (minBytes >= 0) {
+            return;
+        }
+        long budget =
+                maxMemoryUsage > 0
+                        ? maxMemoryUsage
+                        : Runtime.getRuntime().maxMemory() / 4 / Math.max(1, LIVE_WRITERS.get());
+        if (minBytesSetting.equalsIgnoreCase("auto")) {
+            minBytes = Math.max(1 << 20, budget / (3L * threads));
+        } else {
+            try {
+                minBytes = Long.parseLong(minBytesSetting);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        "min_insert_block_size_bytes must be a number of bytes or 'auto', got '"
+                                + minBytesSetting
+                                + "'");
+            }
+        }
+        metrics.budget(budget, minBytes);
+        LOG.info(
+                "Writer {} of sink {}: insert blocks of {} rows / {} bytes, {} insert threads,"
+                        + " memory budget {} bytes",
+                subtask,
+                sinkId,
+                minRows,
+                minBytes,
+                threads,
+                budget);
+    }
+
+    @Override
+    public void write(IN element, Context context) throws IOException, InterruptedException {
+        ensureBlockSize();
+        inject(FailureInjector.Point.WRITER_RECORD);
+        int before = current.rows();
+        converter.append(element, current);
+        int added = current.rows() - before;
+        metrics.rowsIn.inc(added);
+        if (minRows > 0 && current.rows() >= minRows) {
+            flushBlock();
+            return;
+        }
+        if (minBytes > 0) {
+            rowsSinceCheck += added;
+            if (rowsSinceCheck >= nextCheckAt) {
+                checkBytes();
+            }
+        }
+    }
+
+    /** Measures the block; flushes it at min_insert_block_size_bytes, else plans the next check. */
+    private void checkBytes() throws IOException, InterruptedException {
+        rowsSinceCheck = 0;
+        currentBytes = current.byteSize();
+        trackMemory();
+        if (currentBytes >= minBytes) {
+            flushBlock();
+            return;
+        }
+        int rows = Math.max(1, current.rows());
+        double perRow = Math.max(1.0, (double) currentBytes / rows);
+        long remainingRows = (long) ((minBytes - currentBytes) / perRow);
+        nextCheckAt = Math.max(1, Math.min(4096, remainingRows / 2));
+    }
+
+    private void trackMemory() {
+        long held = currentBytes;
+        for (InFlight f : inFlight) {
+            // the block and its sorted copy, plus compression buffers
+            held += 2 * f.bytes();
+        }
+        metrics.memory(held);
+    }
+
+    /** Hands the current block to an insert thread (waiting if all are busy). */
+    private void flushBlock() throws IOException, InterruptedException {
+        if (current.rows() == 0) {
+            return;
+        }
+        Block full = converter.complete(current);
+        long bytes = full.byteSize();
+        currentBytes = bytes;
+        current = newBlock();
+        rowsSinceCheck = 0;
+        nextCheckAt = 1;
+        metrics.blocksFlushed.inc();
+        metrics.bytesIn.inc(bytes);
+        rowsWritten += full.rows();
+        while (inFlight.size() >= threads) {
+            harvestOldest();
+        }
+        String purpose = TempPartNames.purpose(sinkId, subtask, epoch);
+        PartsWriter.Timings timings = new PartsWriter.Timings();
+        Future<List<TemporaryPart>> f =
+                insertThreads.submit(() -> partsWriter.write(full, purpose, timings));
+        inFlight.add(new InFlight(f, timings, bytes, System.nanoTime()));
+        trackMemory();
+        currentBytes = 0;
+    }
+
+    private void harvestOldest() throws IOException, InterruptedException {
+        InFlight f = inFlight.poll();
+        List<TemporaryPart> parts;
+        try {
+            parts = f.parts().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException("writing an insert block failed", cause);
+        }
+        metrics.flushTimeMs.inc((System.nanoTime() - f.started()) / 1_000_000);
+        metrics.sortTimeMs.inc(f.timings().sortNanos / 1_000_000);
+        metrics.writeTimeMs.inc(f.timings().writeNanos / 1_000_000);
+        for (TemporaryPart p : parts) {
+            metrics.partsWritten.inc();
+            metrics.bytesWrittenCompressed.inc(p.files().bytesOnDisk());
+            metrics.bytesWrittenUncompressed.inc(p.files().dataUncompressedBytes());
+        }
+        pending.addAll(parts);
+        metrics.pendingParts(pending.size());
+        inject(FailureInjector.Point.WRITER_PARTS_WRITTEN);
+        delayIfTooManyParts(parts);
+    }
+
+    /** ClickHouse's insert delay as backpressure: sleep, never fail. */
+    private void delayIfTooManyParts(List<TemporaryPart> parts)
+            throws IOException, InterruptedException {
+        if (parts.isEmpty()) {
+            return;
+        }
+        long maxDelay = resolved.layout().settings().maxDelayToInsert().toMillis();
+        long waitedForMerges = 0;
+        while (true) {
+            long delay;
+            try {
+                delay = table.insertDelayMillis(parts);
+            } catch (TooManyPartsException e) {
+                if (waitedForMerges % 60_000 == 0) {
+                    LOG.warn(
+                            "Writer {} of sink {} waits for merges: {}", subtask, sinkId, e.getMessage());
+                }
+                sleep(Math.max(100, maxDelay));
+                waitedForMerges += Math.max(100, maxDelay);
+                continue;
+            }
+            if (delay > 0) {
+                sleep(delay);
+            }
+            return;
+        }
+    }
+
+    private void sleep(long ms) throws InterruptedException {
+        long t0 = System.nanoTime();
+        Thread.sleep(ms);
+        metrics.backpressuredTimeMs.inc((System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Override
+    public void flush(boolean endOfInput) throws IOException, InterruptedException {
+        flushBlock();
+        while (!inFlight.isEmpty()) {
+            harvestOldest();
+        }
+    }
+
+    @Override
+    public Collection<MergeTreeCommittable> prepareCommit()
+            throws IOException, InterruptedException {
+        while (!inFlight.isEmpty()) {
+            harvestOldest();
+        }
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        inject(FailureInjector.Point.WRITER_PREPARE_COMMIT);
+        List<MergeTreeCommittable.PendingPart> parts = new ArrayList<>(pending.size());
+        for (TemporaryPart p : pending) {
+            parts.add(
+                    new MergeTreeCommittable.PendingPart(
+                            p.directory().getFileName().toString(),
+                            p.partition().partitionId(),
+                            p.files().rows(),
+                            p.files().marks(),
+                            p.files().bytesOnDisk(),
+                            p.files().dataUncompressedBytes(),
+                            p.files().bytesUncompressedInMemory()));
+        }
+        String token =
+                deduplicate
+                        ? sinkId + "-" + jobId + "-" + subtask + "-" + epoch + "-" + seq++
+                        : null;
+        pending.clear();
+        metrics.pendingParts(0);
+        return List.of(new MergeTreeCommittable(token, parts));
+    }
+
+    @Override
+    public List<MergeTreeWriterState> snapshotState(long checkpointId) throws IOException {
+        if (checkpointId != epoch) {
+            epoch = checkpointId;
+            seq = 0;
+        }
+        return List.of(new MergeTreeWriterState(sinkId, subtask, checkpointId, rowsWritten));
+    }
+
+    private void inject(FailureInjector.Point p) throws IOException {
+        try {
+            failures.at(p, subtask, attempt);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** The table directory (for tests). */
+    TableDirectory directory() {
+        return table.directory();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        LIVE_WRITERS.decrementAndGet();
+        insertThreads.shutdownNow();
+        if (!insertThreads.awaitTermination(30, TimeUnit.SECONDS)) {
+            LOG.warn("Insert threads of writer {} did not stop", subtask);
+        }
+        // parts never handed to the committer: nobody will commit them
+        List<TemporaryPart> orphans = new ArrayList<>(pending);
+        for (InFlight f : inFlight) {
+            if (f.parts().isDone() && !f.parts().isCancelled()) {
+                try {
+                    orphans.addAll(f.parts().get());
+                } catch (ExecutionException | InterruptedException | RuntimeException ignored) {
+                    // nothing was written, or its parts were removed by the writer
+                }
+            }
+        }
+        for (TemporaryPart p : orphans) {
+            try {
+                p.abort();
+            } catch (IOException e) {
+                LOG.debug("Could not remove {}", p.directory(), e);
+            }
+        }
+        if (!orphans.isEmpty()) {
+            LOG.info("Writer {} removed {} uncommitted temporary parts", subtask, orphans.size());
+        }
+    }
+
+    /** The writer's accounted peak memory (for tests and benchmarks). */
+    public long peakMemoryBytes() {
+        return metrics.peakMemory();
+    }
+}
