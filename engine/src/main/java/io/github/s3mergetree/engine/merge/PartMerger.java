@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartitionData;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.sort.KeySorter;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.types.DataType;
@@ -181,6 +182,8 @@ public final class PartMerger {
         final Progress progress;
         Block block;
         List<Column> keys;
+        KeySorter.NormalizedKeys normalized;
+        final List<DataType> keyTypes;
         int pos;
         long generation;
         private Cursor cachedOther;
@@ -193,6 +196,7 @@ public final class PartMerger {
             this.reader = reader;
             this.spec = spec;
             this.progress = progress;
+            this.keyTypes = spec.sortingKey().types();
         }
 
         /** Loads the next block; false at the end of the part. */
@@ -203,6 +207,7 @@ public final class PartMerger {
             }
             block = reader.next();
             keys = spec.sortingKey().evaluate(block, spec.evaluation());
+            normalized = KeySorter.normalize(keyTypes, keys);
             pos = 0;
             generation++;
             progress.rowsRead.addAndGet(block.rows());
@@ -216,9 +221,10 @@ public final class PartMerger {
                     || cachedOtherGeneration != other.generation
                     || cachedGeneration != generation) {
                 List<RowComparator> parts = new ArrayList<>();
-                List<DataType> types = spec.sortingKey().types();
-                for (int k = 0; k < types.size(); k++) {
-                    parts.add(RowComparators.forColumns(types.get(k), keys.get(k), other.keys.get(k)));
+                for (int k = 0; k < keyTypes.size(); k++) {
+                    parts.add(
+                            RowComparators.forColumns(
+                                    keyTypes.get(k), keys.get(k), other.keys.get(k)));
                 }
                 cached = parts.isEmpty() ? (a, b) -> 0 : RowComparators.lexicographic(parts);
                 cachedOther = other;
@@ -230,7 +236,10 @@ public final class PartMerger {
 
         /** Compares row {@code row} of this cursor's block with {@code other}'s current row. */
         int compareRowTo(int row, Cursor other) {
-            int c = against(other).compare(row, other.pos);
+            int c = normalized.compare(row, other.normalized, other.pos);
+            if (c == 0 && !normalized.exact()) {
+                c = against(other).compare(row, other.pos);
+            }
             return c != 0 ? c : Integer.compare(index, other.index);
         }
 

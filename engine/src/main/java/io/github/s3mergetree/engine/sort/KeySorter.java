@@ -28,6 +28,45 @@ public final class KeySorter {
     private KeySorter() {}
 
     /**
+     * Order-preserving unsigned 64-bit forms of key columns, for comparing rows of different blocks
+     * cheaply (a k-way merge): compare {@link #words} lexicographically with {@link
+     * Long#compareUnsigned}; when all are equal and {@link #exact} is false, the full comparison
+     * decides.
+     */
+    public record NormalizedKeys(long[][] words, boolean exact) {
+        /** Compares row {@code a} of these keys with row {@code b} of {@code other}'s. */
+        public int compare(int a, NormalizedKeys other, int b) {
+            long[][] w = words;
+            long[][] o = other.words;
+            for (int k = 0; k < w.length; k++) {
+                int c = Long.compareUnsigned(w[k][a], o[k][b]);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** The normalized keys of all rows of the key columns. */
+    public static NormalizedKeys normalize(List<DataType> types, List<Column> columns) {
+        int n = columns.isEmpty() ? 0 : columns.get(0).size();
+        int[] rows = identity(n);
+        List<long[]> words = new ArrayList<>();
+        int k = 0;
+        for (; k < types.size(); k++) {
+            if (!normalize(types.get(k), columns.get(k), rows, words)) {
+                break;
+            }
+        }
+        boolean exact = k == types.size();
+        if (!exact) {
+            prefix(types.get(k), columns.get(k), rows, words);
+        }
+        return new NormalizedKeys(words.toArray(new long[0][]), exact);
+    }
+
+    /**
      * The rows {@code rows} (indexes into the columns) ordered by the key.
      *
      * @return a new array: the row indexes in key order
