@@ -1,0 +1,205 @@
+package io.github.s3mergetree.sink.mergetree.table;
+
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.storage.LocalTableStorage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The Flink SQL connector {@code 'connector' = 'mergetree'}: {@code INSERT INTO t SELECT ...}
+ * writes MergeTree parts into the table directory {@code 'path'}, exactly once.
+ *
+ * <p>The table's ClickHouse DDL is, in order: {@code 'ddl'}, the file {@code 'ddl-file'}, derived
+ * from the Flink schema when {@code 'engine'} is given (with {@code 'order-by'} — default the Flink
+ * PRIMARY KEY, else {@code tuple()} —, {@code 'partition-by'}, {@code 'primary-key'}, {@code
+ * 'settings'}; types by {@link ClickHouseTypes}), the DDL stored in an existing table directory,
+ * and else derived with {@code ENGINE = MergeTree}. Insert settings ({@code
+ * min_insert_block_size_rows}, {@code parts_to_delay_insert}, ...) are options of the same names;
+ * see {@link MergeTreeSinkOptions}.
+ *
+ * <pre>{@code
+ * CREATE TABLE posts (id BIGINT NOT NULL, title STRING, created TIMESTAMP(3),
+ *                     PRIMARY KEY (id) NOT ENFORCED)
+ * WITH ('connector' = 'mergetree', 'path' = '/data/posts', 'engine' = 'MergeTree',
+ *       'partition-by' = 'toYYYYMM(created)', 'min_insert_block_size_rows' = '1048449');
+ * INSERT INTO posts SELECT ...;
+ * }</pre>
+ */
+@PublicEvolving
+public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkFactory {
+    /** The connector name. */
+    public static final String IDENTIFIER = "mergetree";
+
+    private static final List<ConfigOption<?>> TABLE_ONLY =
+            List.of(
+                    MergeTreeSinkOptions.PATH,
+                    MergeTreeSinkOptions.DDL,
+                    MergeTreeSinkOptions.DDL_FILE,
+                    MergeTreeSinkOptions.ENGINE,
+                    MergeTreeSinkOptions.ORDER_BY,
+                    MergeTreeSinkOptions.PARTITION_BY,
+                    MergeTreeSinkOptions.PRIMARY_KEY,
+                    MergeTreeSinkOptions.TABLE_SETTINGS,
+                    MergeTreeSinkOptions.TABLE_NAME,
+                    MergeTreeSinkOptions.SINK_PARALLELISM);
+
+    private static final List<ConfigOption<?>> SINK_OPTIONS =
+            List.of(
+                    MergeTreeSinkOptions.SINK_ID,
+                    MergeTreeSinkOptions.TIMEZONE,
+                    MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS,
+                    MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES,
+                    MergeTreeSinkOptions.MAX_INSERT_THREADS,
+                    MergeTreeSinkOptions.MAX_MEMORY_USAGE,
+                    MergeTreeSinkOptions.INSERT_DEDUPLICATE,
+                    MergeTreeSinkOptions.OPTIMIZE_ON_INSERT,
+                    MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS,
+                    MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT,
+                    MergeTreeSinkOptions.PARTS_TO_THROW_INSERT,
+                    MergeTreeSinkOptions.MERGES_ENABLED,
+                    MergeTreeSinkOptions.BACKGROUND_POOL_SIZE,
+                    MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS,
+                    MergeTreeSinkOptions.OPTIMIZE_FINAL);
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(MergeTreeSinkOptions.PATH);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> s = new java.util.HashSet<>(TABLE_ONLY);
+        s.remove(MergeTreeSinkOptions.PATH);
+        s.addAll(SINK_OPTIONS);
+        return s;
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        helper.validate();
+        ReadableConfig options = helper.getOptions();
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
+        String path = options.get(MergeTreeSinkOptions.PATH);
+        String ddl = resolveDdl(options, schema, rowType, path, context.getObjectIdentifier().getObjectName());
+        Map<String, String> settings = new HashMap<>();
+        for (ConfigOption<?> o : SINK_OPTIONS) {
+            Optional<?> v = options.getOptional(o);
+            v.ifPresent(x -> settings.put(o.key(), String.valueOf(x)));
+        }
+        return new MergeTreeDynamicTableSink(
+                rowType,
+                path,
+                ddl,
+                settings,
+                options.getOptional(MergeTreeSinkOptions.SINK_PARALLELISM).orElse(null));
+    }
+
+    private static String resolveDdl(
+            ReadableConfig options, ResolvedSchema schema, RowType rowType, String path, String flinkName) {
+        Optional<String> ddl = options.getOptional(MergeTreeSinkOptions.DDL);
+        if (ddl.isPresent()) {
+            return ddl.get();
+        }
+        Optional<String> file = options.getOptional(MergeTreeSinkOptions.DDL_FILE);
+        if (file.isPresent()) {
+            try {
+                return Files.readString(Path.of(file.get()), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read ddl-file " + file.get(), e);
+            }
+        }
+        if (options.getOptional(MergeTreeSinkOptions.ENGINE).isEmpty()) {
+            try {
+                Optional<String> stored = new LocalTableStorage(path).storedDdl();
+                if (stored.isPresent()) {
+                    return null; // the writers use the stored DDL
+                }
+            } catch (IOException e) {
+                // not visible here: derive
+            }
+        }
+        return deriveDdl(options, schema, rowType, flinkName);
+    }
+
+    /** A CREATE TABLE for the Flink schema, with the engine and keys of the options. */
+    static String deriveDdl(ReadableConfig options, ResolvedSchema schema, RowType rowType, String flinkName) {
+        String name = options.getOptional(MergeTreeSinkOptions.TABLE_NAME).orElse(flinkName);
+        StringBuilder s = new StringBuilder("CREATE TABLE ").append(ClickHouseTypes.quote(name)).append("\n(\n");
+        Set<String> keyColumns = new java.util.HashSet<>();
+        for (ConfigOption<String> key :
+                List.of(
+                        MergeTreeSinkOptions.PARTITION_BY,
+                        MergeTreeSinkOptions.ORDER_BY,
+                        MergeTreeSinkOptions.PRIMARY_KEY)) {
+            options.getOptional(key)
+                    .ifPresent(
+                            e -> {
+                                java.util.regex.Matcher m =
+                                        java.util.regex.Pattern.compile("`([^`]+)`|([A-Za-z_][A-Za-z0-9_]*)").matcher(e);
+                                while (m.find()) {
+                                    keyColumns.add(m.group(1) != null ? m.group(1) : m.group(2));
+                                }
+                            });
+        }
+        schema.getPrimaryKey().ifPresent(pk -> keyColumns.addAll(pk.getColumns()));
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            String column = rowType.getFieldNames().get(i);
+            // key columns cannot be Nullable (allow_nullable_key = 0): a NULL is stored as default
+            LogicalType type = rowType.getTypeAt(i);
+            if (keyColumns.contains(column)) {
+                type = type.copy(false);
+            }
+            s.append("    ")
+                    .append(ClickHouseTypes.quote(column))
+                    .append(' ')
+                    .append(ClickHouseTypes.of(type))
+                    .append(i + 1 < rowType.getFieldCount() ? ",\n" : "\n");
+        }
+        s.append(")\nENGINE = ").append(options.getOptional(MergeTreeSinkOptions.ENGINE).orElse("MergeTree"));
+        options.getOptional(MergeTreeSinkOptions.PARTITION_BY).ifPresent(p -> s.append("\nPARTITION BY ").append(p));
+        options.getOptional(MergeTreeSinkOptions.PRIMARY_KEY).ifPresent(p -> s.append("\nPRIMARY KEY ").append(p));
+        String orderBy =
+                options.getOptional(MergeTreeSinkOptions.ORDER_BY)
+                        .orElseGet(
+                                () ->
+                                        schema.getPrimaryKey()
+                                                .map(
+                                                        pk -> {
+                                                            List<String> cols = pk.getColumns();
+                                                            StringBuilder k = new StringBuilder("(");
+                                                            for (int i = 0; i < cols.size(); i++) {
+                                                                k.append(i > 0 ? ", " : "")
+                                                                        .append(ClickHouseTypes.quote(cols.get(i)));
+                                                            }
+                                                            return k.append(')').toString();
+                                                        })
+                                                .orElse("tuple()"));
+        s.append("\nORDER BY ").append(orderBy);
+        options.getOptional(MergeTreeSinkOptions.TABLE_SETTINGS).ifPresent(p -> s.append("\nSETTINGS ").append(p));
+        return s.toString();
+    }
+}
