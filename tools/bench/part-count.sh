@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The active-part count over a long ingest of small blocks, ours beside chDB
+# (background merges on both sides). Writes engine/target/part-count.csv and .svg
+# Not part of the test run. Usage: tools/bench/part-count.sh [INSERTS] [ROWS_PER_INSERT]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+bash tools/install-test-engines.sh
+mvn -q -B -pl engine test-compile -Dinstall.engines.skip=true
+mvn -q -B -pl engine dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp \
+  -Dinstall.engines.skip=true >/dev/null
+# run from a private copy of the classes, so a concurrent build cannot change them mid-run
+snapshot="$(mktemp -d)"
+trap 'rm -rf "$snapshot"' EXIT
+cp -r engine/target/classes "$snapshot/classes"
+cp -r engine/target/test-classes "$snapshot/test-classes"
+if [ ! -f engine/target/bench-data/posts.native ]; then node tools/bench/prepare-write-bench.js engine/target/bench-data; fi
+java -Xmx8g -cp "$snapshot/test-classes:$snapshot/classes:$(cat engine/target/bench.cp)" \
+  -Dchdb.dir="$root/tools/chdb" io.github.s3mergetree.engine.bench.PartCountMain "$root" "${1:-1000}" "${2:-2000}"
