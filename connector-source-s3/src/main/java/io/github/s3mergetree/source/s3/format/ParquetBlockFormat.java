@@ -40,6 +40,29 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
 
     private final TargetSchema schema;
 
+    /**
+     * Built once: the options builder creates a Hadoop codec factory and configuration, which costs
+     * milliseconds, per object otherwise.
+     */
+    private static volatile ParquetReadOptions readOptions;
+
+    private static ParquetReadOptions readOptions() {
+        ParquetReadOptions o = readOptions;
+        if (o == null) {
+            synchronized (ParquetBlockFormat.class) {
+                o = readOptions;
+                if (o == null) {
+                    o =
+                            new ParquetReadOptions.Builder(new PlainParquetConfiguration())
+                                    .withCodecFactory(DecompressOnlyCodecFactory.INSTANCE)
+                                    .build();
+                    readOptions = o;
+                }
+            }
+        }
+        return o;
+    }
+
     public ParquetBlockFormat(TargetSchema schema) {
         this.schema = java.util.Objects.requireNonNull(schema, "schema");
     }
@@ -111,12 +134,8 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 tail = ctx.readFully(split, tailStart, size);
             }
             file.cache(tailStart, tail, true);
-            ParquetReadOptions options =
-                    new ParquetReadOptions.Builder(new PlainParquetConfiguration())
-                            .withCodecFactory(DecompressOnlyCodecFactory.INSTANCE)
-                            .build();
             try {
-                this.reader = ParquetFileReader.open(file, options);
+                this.reader = ParquetFileReader.open(file, readOptions());
             } catch (IOException | RuntimeException e) {
                 throw new ObjectFormatException(
                         object + ": cannot read the Parquet footer: " + e.getMessage(), e);

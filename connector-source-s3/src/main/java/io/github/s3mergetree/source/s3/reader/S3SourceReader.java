@@ -23,6 +23,7 @@ public final class S3SourceReader<T>
                 PositionedRecord<T>, T, S3ObjectSplit, S3ObjectSplitState> {
 
     private final Map<String, String> failures;
+    private final int prefetchDepth;
 
     /**
      * @param failures split id → reason of splits whose read failed (continuous mode), filled by
@@ -35,6 +36,10 @@ public final class S3SourceReader<T>
             Map<String, String> failures) {
         super(splitReaderSupplier, new S3RecordEmitter<>(), config, context);
         this.failures = failures;
+        this.prefetchDepth =
+                config.get(S3SourceOptions.PREFETCH)
+                        ? config.get(S3SourceOptions.MAX_DOWNLOAD_THREADS)
+                        : 0;
     }
 
     @Override
@@ -59,8 +64,8 @@ public final class S3SourceReader<T>
                 }
             }
         }
-        // Ask for more when at most one split is left, so the next one can be prefetched.
-        if (getNumberOfCurrentlyAssignedSplits() <= 1) {
+        // Ask for more while few splits are left, so the next ones can be prefetched.
+        if (getNumberOfCurrentlyAssignedSplits() <= prefetchDepth) {
             context.sendSplitRequest();
         }
     }

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the assigned splits one after another on Flink's fetcher thread, one format batch per
- * {@link #fetch()}. While a split is parsed, the next assigned split, if small, is already being
- * downloaded (prefetch); large ranges are read ahead by parallel ranged GETs.
+ * {@link #fetch()}. While a split is parsed, the next assigned small splits are already being
+ * downloaded (prefetch, bounded by {@code max_download_threads} objects and as many buffers); large
+ * ranges are read ahead by parallel ranged GETs.
  *
  * <p>In continuous mode a split that fails is not fatal: it is reported to the enumerator (with the
  * position of its last emitted record) for a retry or parking; in bounded mode the failure fails
@@ -48,7 +49,12 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
     private final ArrayDeque<S3ObjectSplit> splits = new ArrayDeque<>();
     private S3ObjectSplit current;
     private FormatReader<T> currentReader;
-    private S3ObjectSplit prefetched;
+
+    /** Split id → bytes of splits whose download started and that were not opened yet. */
+    private final java.util.Map<String, Long> prefetchedBytes = new java.util.HashMap<>();
+
+    private final int prefetchDepth;
+    private final long prefetchBudget;
 
     /**
      * @param failures where continuous mode records failed splits (split id → reason) for the
@@ -85,6 +91,8 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
         this.context = new FormatContext(objectReader, options, metrics);
         this.prefetch = options.get(S3SourceOptions.PREFETCH);
         this.prefetchLimit = 2 * buffer;
+        this.prefetchDepth = threads;
+        this.prefetchBudget = threads * buffer;
         this.failures = failures;
     }
 
@@ -95,6 +103,7 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
             if (current == null) {
                 return new RecordsBySplits.Builder<PositionedRecord<T>>().build();
             }
+            prefetchedBytes.remove(current.splitId());
             try {
                 currentReader = format.createReader(context, current);
             } catch (IOException | RuntimeException e) {
@@ -136,21 +145,38 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
         return out.build();
     }
 
-    /** Starts downloading the next queued small split while the current one is parsed. */
+    /**
+     * Starts downloading the next queued small splits (up to {@code max_download_threads} of them
+     * and {@code max_download_threads × max_download_buffer_size} bytes) while the current one is
+     * parsed, so that many small objects are fetched concurrently.
+     */
     private void startPrefetch() {
         if (!prefetch) {
             return;
         }
-        S3ObjectSplit next = splits.peek();
-        if (next == null || next == prefetched) {
-            return;
+        long inFlight = 0;
+        for (long b : prefetchedBytes.values()) {
+            inFlight += b;
         }
-        long len = next.rangeEnd() - next.rangeStart();
-        if (next.isWholeObject()
-                && next.offset() == S3ObjectSplit.NOT_STARTED
-                && len > 0
-                && len <= prefetchLimit) {
-            prefetched = next;
+        for (S3ObjectSplit next : splits) {
+            if (prefetchedBytes.size() >= prefetchDepth) {
+                return;
+            }
+            if (prefetchedBytes.containsKey(next.splitId())) {
+                continue;
+            }
+            long len = next.rangeEnd() - next.rangeStart();
+            if (!next.isWholeObject()
+                    || next.offset() != S3ObjectSplit.NOT_STARTED
+                    || len <= 0
+                    || len > prefetchLimit) {
+                continue; // large or resumed splits stream with parallel ranged reads instead
+            }
+            if (inFlight + len > prefetchBudget && !prefetchedBytes.isEmpty()) {
+                return;
+            }
+            inFlight += len;
+            prefetchedBytes.put(next.splitId(), len);
             context.registerPrefetch(
                     next,
                     0,
