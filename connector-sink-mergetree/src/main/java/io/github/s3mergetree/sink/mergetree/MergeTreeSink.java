@@ -38,9 +38,9 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>Topology: writers (the job's parallelism) turn records into insert blocks and blocks into
  * temporary parts; at each checkpoint (or at the end of a bounded input) their parts go to the
  * committers, which publish them atomically with block numbers and a dedup token, so a replayed
- * commit is a no-op; after the committers, one merge coordinator of parallelism 1 runs the
- * table's merges. See {@link MergeTreeSinkOptions} for the settings and {@link
- * MergeTreeSinkBuilder} for the builder:
+ * commit is a no-op; after the committers, one merge coordinator of parallelism 1 runs the table's
+ * merges. See {@link MergeTreeSinkOptions} for the settings and {@link MergeTreeSinkBuilder} for
+ * the builder:
  *
  * <pre>{@code
  * MergeTreeSink<RowData> sink =
@@ -139,6 +139,8 @@ public final class MergeTreeSink<IN>
         ResolvedTable resolved = ResolvedTable.resolve(ddl, storage, options);
         return new MergeTreeCommitter(
                 storage.open(resolved.layout(), Clock.systemUTC()),
+                sinkId,
+                options.get(MergeTreeSinkOptions.OPTIMIZE_FINAL),
                 failures,
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getAttemptNumber(),

@@ -48,8 +48,8 @@ public final class MergeTreeSinkBuilder<IN> {
     }
 
     /**
-     * The table's {@code CREATE TABLE} statement. Without it (and without {@link #setDdlFile}),
-     * the DDL stored in an existing table directory is used.
+     * The table's {@code CREATE TABLE} statement. Without it (and without {@link #setDdlFile}), the
+     * DDL stored in an existing table directory is used.
      */
     public MergeTreeSinkBuilder<IN> setDdl(String ddl) {
         this.ddl = ddl;
@@ -153,7 +153,8 @@ public final class MergeTreeSinkBuilder<IN> {
     private void checkOptions() {
         long rows = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS);
         if (rows < 0) {
-            throw new IllegalArgumentException("min_insert_block_size_rows must be >= 0, got " + rows);
+            throw new IllegalArgumentException(
+                    "min_insert_block_size_rows must be >= 0, got " + rows);
         }
         String bytes = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).trim();
         if (!bytes.equalsIgnoreCase("auto")) {

@@ -259,7 +259,7 @@ public final class MergeTreeSinkOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "At the end of a bounded input, after the merges settle, merge every"
+                            "At the end of a bounded input, after the last commit, merge every"
                                     + " partition into one part (OPTIMIZE TABLE ... FINAL).");
 
     /** SQL connector: the sink parallelism. */

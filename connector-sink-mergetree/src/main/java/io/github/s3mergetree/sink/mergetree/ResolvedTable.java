@@ -51,8 +51,12 @@ public record ResolvedTable(TableSchema schema, TableLayout layout, ZoneId serve
                         EvaluationContext.of(zone),
                         options.get(MergeTreeSinkOptions.OPTIMIZE_ON_INSERT));
         TableSettings s = base.settings();
-        int delay = options.getOptional(MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT).orElse(s.partsToDelayInsert());
-        int refuse = options.getOptional(MergeTreeSinkOptions.PARTS_TO_THROW_INSERT).orElse(s.partsToThrowInsert());
+        int delay =
+                options.getOptional(MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT)
+                        .orElse(s.partsToDelayInsert());
+        int refuse =
+                options.getOptional(MergeTreeSinkOptions.PARTS_TO_THROW_INSERT)
+                        .orElse(s.partsToThrowInsert());
         TableLayout layout = base;
         if (delay != s.partsToDelayInsert() || refuse != s.partsToThrowInsert()) {
             if (delay >= refuse) {

@@ -30,10 +30,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Exactly once under failures: crashes are injected at random points of the writers (on a record,
  * after an insert block's parts are written, before the committable is handed over) and of the
  * committers (before a commit, and after a commit before it is reported, so that the restarted job
- * replays it); Flink restarts the job each time from the last checkpoint (STREAMING) or re-runs
- * the failed region (BATCH). At the end every row is in the table exactly once: count, distinct
- * ids and the hash of every row equal ClickHouse's own INSERT of the same rows, every part
- * attaches in chDB and passes {@code CHECK TABLE}, and no temporary directory is left behind.
+ * replays it); Flink restarts the job each time from the last checkpoint (STREAMING) or re-runs the
+ * failed region (BATCH). At the end every row is in the table exactly once: count, distinct ids and
+ * the hash of every row equal ClickHouse's own INSERT of the same rows, every part attaches in chDB
+ * and passes {@code CHECK TABLE}, and no temporary directory is left behind.
  */
 class ExactlyOnceITCase {
     @RegisterExtension
@@ -92,17 +92,21 @@ class ExactlyOnceITCase {
             if (fire && n.get() < perPoint && LEFT.decrementAndGet() >= 0) {
                 n.incrementAndGet();
                 throw new RuntimeException(
-                        "injected failure at " + point + " in subtask " + subtask + " attempt " + attempt);
+                        "injected failure at "
+                                + point
+                                + " in subtask "
+                                + subtask
+                                + " attempt "
+                                + attempt);
             }
         }
     }
 
     @ParameterizedTest
-    @EnumSource(RuntimeExecutionMode.class)
+    @EnumSource(
+            value = RuntimeExecutionMode.class,
+            names = {"STREAMING", "BATCH"})
     void everyRowExactlyOnceDespiteCrashes(RuntimeExecutionMode mode) throws Exception {
-        if (mode == RuntimeExecutionMode.AUTOMATIC) {
-            return;
-        }
         boolean streaming = mode == RuntimeExecutionMode.STREAMING;
         long n = streaming ? 80_000 : 60_000;
         String name = "eo_" + mode.name().toLowerCase();
@@ -142,15 +146,23 @@ class ExactlyOnceITCase {
         ch.execute(EventRows.ddl("ours_" + name));
         ch.execute(EventRows.ddl("ref_" + name));
         ch.execute(
-                "INSERT INTO ref_" + name + " " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(0, n));
+                "INSERT INTO ref_"
+                        + name
+                        + " "
+                        + EventRows.INPUT_COLUMNS
+                        + " "
+                        + EventRows.chdbSelect(0, n));
         TableChecks.attachAll(ch, "ours_" + name, dir);
         ch.assertCheckTablePasses("ours_" + name);
-        TableChecks.assertSameRows(ch, "ours_" + name, "ref_" + name, List.of("id", "u", "note", "id2"));
+        TableChecks.assertSameRows(
+                ch, "ours_" + name, "ref_" + name, List.of("id", "u", "note", "id2"));
         assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
         System.out.printf(
                 "%s: %d rows exactly once in %d ms despite %d injected failures %s%n",
                 mode, n, ms, RandomFailures.injected(), RandomFailures.INJECTED);
         assertThat(RandomFailures.injected()).as("failures injected").isGreaterThanOrEqualTo(3);
-        assertThat(RandomFailures.INJECTED.keySet()).as("points that failed").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(RandomFailures.INJECTED.keySet())
+                .as("points that failed")
+                .hasSizeGreaterThanOrEqualTo(2);
     }
 }

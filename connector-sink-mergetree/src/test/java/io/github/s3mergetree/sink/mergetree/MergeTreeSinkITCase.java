@@ -57,7 +57,8 @@ class MergeTreeSinkITCase {
         }
     }
 
-    static DataStream<RowData> rows(StreamExecutionEnvironment env, long from, long count, int sleepEvery) {
+    static DataStream<RowData> rows(
+            StreamExecutionEnvironment env, long from, long count, int sleepEvery) {
         return env.fromSequence(from, from + count - 1)
                 .map(
                         i -> {
@@ -88,7 +89,8 @@ class MergeTreeSinkITCase {
 
         ch.execute(EventRows.ddl("ours1"));
         ch.execute(EventRows.ddl("ref1"));
-        ch.execute("INSERT INTO ref1 " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(0, n));
+        ch.execute(
+                "INSERT INTO ref1 " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(0, n));
         List<ActivePart> parts = TableChecks.attachAll(ch, "ours1", dir);
         ch.assertCheckTablePasses("ours1");
         TableChecks.assertSameRows(ch, "ours1", "ref1", COLUMNS);
@@ -110,7 +112,11 @@ class MergeTreeSinkITCase {
 
         ch.execute(EventRows.ddl("ours2"));
         ch.execute(EventRows.ddl("ref2"));
-        ch.execute("INSERT INTO ref2 " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(0, 2 * n));
+        ch.execute(
+                "INSERT INTO ref2 "
+                        + EventRows.INPUT_COLUMNS
+                        + " "
+                        + EventRows.chdbSelect(0, 2 * n));
         TableChecks.attachAll(ch, "ours2", dir);
         ch.assertCheckTablePasses("ours2");
         TableChecks.assertSameRows(ch, "ours2", "ref2", COLUMNS);

@@ -31,12 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Merges inside the job and insert backpressure, through the columnar fast path: a streaming job
- * (parallelism 2, checkpoints every 50 ms) sends 200 small blocks, each its own insert block,
- * so about 400 parts are committed into a table with {@code parts_to_delay_insert = 4} and
- * {@code parts_to_throw_insert = 30}. The single merge coordinator keeps up, the writers sleep
- * when a partition has too many parts (backpressure, never TOO_MANY_PARTS), and the job ends with
- * a small number of parts whose rows equal ClickHouse's own insert. The operator metrics report
- * what happened.
+ * (parallelism 2, checkpoints every 50 ms) sends 200 small blocks, each its own insert block, so
+ * about 400 parts are committed into a table with {@code parts_to_delay_insert = 4} and {@code
+ * parts_to_throw_insert = 30}. The single merge coordinator keeps up, the writers sleep when a
+ * partition has too many parts (backpressure, never TOO_MANY_PARTS), and the job ends with a small
+ * number of parts whose rows equal ClickHouse's own insert. The operator metrics report what
+ * happened.
  */
 class MergesBackpressureITCase {
     static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
@@ -77,7 +77,11 @@ class MergesBackpressureITCase {
 
     static Block block(long k) {
         RowBlockBuilder b =
-                new RowBlockBuilder("m", List.of("id", "s"), List.of(DataTypes.UINT64, DataTypes.STRING_TYPE), ZoneOffset.UTC);
+                new RowBlockBuilder(
+                        "m",
+                        List.of("id", "s"),
+                        List.of(DataTypes.UINT64, DataTypes.STRING_TYPE),
+                        ZoneOffset.UTC);
         for (long i = k * ROWS_PER_BLOCK; i < (k + 1) * ROWS_PER_BLOCK; i++) {
             b.addRow(i, "s" + i);
         }
@@ -109,16 +113,23 @@ class MergesBackpressureITCase {
         long n = (long) BLOCKS * ROWS_PER_BLOCK;
         ch.execute(ddl("ours"));
         ch.execute(ddl("ref"));
-        ch.execute("INSERT INTO ref (id, s) SELECT number, concat('s', toString(number)) FROM numbers(" + n + ")");
+        ch.execute(
+                "INSERT INTO ref (id, s) SELECT number, concat('s', toString(number)) FROM numbers("
+                        + n
+                        + ")");
         List<ActivePart> parts = TableChecks.attachAll(ch, "ours", dir);
         ch.assertCheckTablePasses("ours");
         TableChecks.assertSameRows(ch, "ours", "ref", List.of("id", "s", "x"));
         assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
 
         MergeTreeTable table = TableChecks.open(dir);
-        long merges = table.partLog().lines().stream().filter(l -> l.contains("\"MergeParts\"")).count();
-        long inserted = table.partLog().lines().stream().filter(l -> l.contains("\"NewPart\"")).count();
-        System.out.printf("%d parts inserted, %d merges, %d active parts at the end%n", inserted, merges, parts.size());
+        long merges =
+                table.partLog().lines().stream().filter(l -> l.contains("\"MergeParts\"")).count();
+        long inserted =
+                table.partLog().lines().stream().filter(l -> l.contains("\"NewPart\"")).count();
+        System.out.printf(
+                "%d parts inserted, %d merges, %d active parts at the end%n",
+                inserted, merges, parts.size());
         assertThat(inserted).isGreaterThanOrEqualTo(2L * BLOCKS);
         assertThat(merges).isGreaterThan(10);
         for (List<ActivePart> p : table.activePartsByPartition().values()) {

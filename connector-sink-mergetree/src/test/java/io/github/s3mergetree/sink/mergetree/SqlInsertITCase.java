@@ -98,7 +98,9 @@ class SqlInsertITCase {
         assertThat(ch.query("SELECT count(), uniqExact(id), sum(cityHash64(*)) FROM ours"))
                 .isEqualTo(ch.query("SELECT count(), uniqExact(id), sum(cityHash64(*)) FROM ref"));
         // optimize_final = true: one part per partition at the end of each (bounded) insert
-        assertThat(ch.queryLong("SELECT max(c) FROM (SELECT count() c FROM system.parts WHERE table = 'ours' AND active GROUP BY partition)"))
+        assertThat(
+                        ch.queryLong(
+                                "SELECT max(c) FROM (SELECT count() c FROM system.parts WHERE table = 'ours' AND active GROUP BY partition)"))
                 .isEqualTo(1);
     }
 

@@ -13,12 +13,19 @@ import org.apache.flink.annotation.PublicEvolving;
  * @param token the dedup token ({@code <sink-id>-<job>-<subtask>-<epoch>-<seq>}), or null when
  *     {@code insert_deduplicate = 0}
  * @param parts the temporary parts, in the order they were written
+ * @param endOfInput whether this is the writer's last committable (its input ended): the committer
+ *     that commits the last of these finishes the table (OPTIMIZE FINAL when asked)
  */
 @PublicEvolving
-public record MergeTreeCommittable(String token, List<PendingPart> parts) {
+public record MergeTreeCommittable(String token, List<PendingPart> parts, boolean endOfInput) {
     /** Validates and copies. */
     public MergeTreeCommittable {
         parts = List.copyOf(parts);
+    }
+
+    /** A committable that is not the writer's last. */
+    public MergeTreeCommittable(String token, List<PendingPart> parts) {
+        this(token, parts, false);
     }
 
     /** Total rows of the parts. */

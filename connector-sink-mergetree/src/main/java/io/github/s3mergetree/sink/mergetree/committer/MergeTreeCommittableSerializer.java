@@ -11,8 +11,8 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * Serializes {@link MergeTreeCommittable}s into checkpoints. Version 1: a flag and the token,
- * the part count, then per part its directory name, partition id, rows, marks and sizes.
+ * Serializes {@link MergeTreeCommittable}s into checkpoints. Version 1: a flag and the token, the
+ * part count, then per part its directory name, partition id, rows, marks and sizes.
  */
 @Internal
 public final class MergeTreeCommittableSerializer
@@ -33,6 +33,7 @@ public final class MergeTreeCommittableSerializer
         if (c.token() != null) {
             out.writeUTF(c.token());
         }
+        out.writeBoolean(c.endOfInput());
         out.writeInt(c.parts().size());
         for (MergeTreeCommittable.PendingPart p : c.parts()) {
             out.writeUTF(p.directoryName());
@@ -59,6 +60,7 @@ public final class MergeTreeCommittableSerializer
         }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
         String token = in.readBoolean() ? in.readUTF() : null;
+        boolean endOfInput = in.readBoolean();
         int n = in.readInt();
         List<MergeTreeCommittable.PendingPart> parts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -72,6 +74,6 @@ public final class MergeTreeCommittableSerializer
                             in.readLong(),
                             in.readLong()));
         }
-        return new MergeTreeCommittable(token, parts);
+        return new MergeTreeCommittable(token, parts, endOfInput);
     }
 }

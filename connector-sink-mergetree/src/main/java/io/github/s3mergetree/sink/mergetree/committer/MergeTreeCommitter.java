@@ -25,12 +25,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes committables: {@link MergeTreeTable#commit} allocates block numbers under the table's
  * lock, writes a commit record naming the token, and renames the temporary parts into place. A
- * committable whose token the table already recorded (a replay after a failure) is a no-op, and
- * its temporary directories, if a replayed writer recreated them, are removed.
+ * committable whose token the table already recorded (a replay after a failure) is a no-op, and its
+ * temporary directories, if a replayed writer recreated them, are removed.
  *
  * <p>Failures: an I/O error is retried by Flink ({@code retryLater}, up to {@code
- * sink.committer.retries}); a committable whose temporary parts are gone although the table has
- * no record of its token means parts were lost, and fails the job loudly.
+ * sink.committer.retries}); a committable whose temporary parts are gone although the table has no
+ * record of its token means parts were lost, and fails the job loudly.
  */
 @Internal
 public final class MergeTreeCommitter implements Committer<MergeTreeCommittable> {
@@ -43,15 +43,27 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
     private final Counter partsCommitted;
     private final Counter rowsCommitted;
     private final Counter commitsReplayed;
+    private final String sinkId;
+    private final boolean optimizeFinal;
 
-    /** A committer of {@code table}. */
+    /**
+     * A committer of {@code table}.
+     *
+     * @param sinkId the sink's id (names its temporary parts)
+     * @param optimizeFinal whether the committer that commits the last end-of-input committable
+     *     runs OPTIMIZE FINAL
+     */
     public MergeTreeCommitter(
             MergeTreeTable table,
+            String sinkId,
+            boolean optimizeFinal,
             FailureInjector failures,
             int subtask,
             int attempt,
             MetricGroup metrics) {
         this.table = table;
+        this.sinkId = sinkId;
+        this.optimizeFinal = optimizeFinal;
         this.failures = failures;
         this.subtask = subtask;
         this.attempt = attempt;
@@ -72,6 +84,9 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
                     commitsReplayed.inc();
                     LOG.info("Commit {} was already made; replay is a no-op", c.token());
                     request.signalAlreadyCommitted();
+                    if (c.endOfInput()) {
+                        finishIfLast();
+                    }
                     continue;
                 }
                 List<TemporaryPart> parts = temporaryParts(c);
@@ -80,6 +95,9 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
                 rowsCommitted.inc(c.rows());
                 LOG.debug("Committed {} as {}", c.token(), names);
                 inject(FailureInjector.Point.COMMITTER_AFTER_COMMIT);
+                if (c.endOfInput()) {
+                    finishIfLast();
+                }
             } catch (MissingPartException e) {
                 request.signalFailedWithUnknownReason(e);
             } catch (IOException e) {
@@ -97,6 +115,41 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
 
     private void inject(FailureInjector.Point p) throws Exception {
         failures.at(p, subtask, attempt);
+    }
+
+    /**
+     * After an end-of-input commit: if no temporary part of this sink is left (every writer's input
+     * ended and everything is committed), this is the last commit of the job, and with {@code
+     * optimize_final} every partition is merged into one part. It runs here, not in the merge
+     * coordinator, because in STREAMING execution the last commits happen at the final checkpoint,
+     * after the coordinator's input ended. A merge the coordinator publishes meanwhile makes the
+     * engine abandon the overlapping OPTIMIZE merge, which is then retried.
+     */
+    private void finishIfLast() throws IOException {
+        if (!optimizeFinal) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(table.directory().root())) {
+            for (Path p : s.toList()) {
+                if (io.github.s3mergetree.sink.mergetree.writer.TempPartNames.parse(
+                                p.getFileName().toString(), sinkId)
+                        .isPresent()) {
+                    return;
+                }
+            }
+        }
+        for (int round = 0; round < 10; round++) {
+            boolean needed = false;
+            for (List<io.github.s3mergetree.engine.table.ActivePart> parts :
+                    table.activePartsByPartition().values()) {
+                needed |= parts.size() > 1;
+            }
+            if (!needed) {
+                break;
+            }
+            List<PartName> merged = table.optimizeFinal(false);
+            LOG.info("OPTIMIZE FINAL after the last commit merged into {}", merged);
+        }
     }
 
     private void removeLeftovers(MergeTreeCommittable c) throws IOException {
@@ -125,7 +178,8 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
                                 + " were removed by someone else (another sink with the same"
                                 + " sink-id?)");
             }
-            Checksums checksums = Checksums.parse(Files.readAllBytes(checksumsFile), checksumsFile.toString());
+            Checksums checksums =
+                    Checksums.parse(Files.readAllBytes(checksumsFile), checksumsFile.toString());
             PartitionData partition;
             if (layout.partitionKey().isEmpty()) {
                 partition = PartitionData.UNPARTITIONED;

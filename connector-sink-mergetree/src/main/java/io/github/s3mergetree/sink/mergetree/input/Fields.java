@@ -9,9 +9,9 @@ import org.apache.flink.table.data.TimestampData;
 
 /**
  * Positional access to the fields of a {@link RowData} or the elements of an {@link ArrayData}
- * through one type, so that one set of value writers serves top-level fields, array elements,
- * map keys/values and tuple elements. Instances are mutable views ({@link Rows#of}, {@link
- * Arrays#of}) reused for every record: no allocation per value.
+ * through one type, so that one set of value writers serves top-level fields, array elements, map
+ * keys/values and tuple elements. Instances are mutable views ({@link Rows#of}, {@link Arrays#of})
+ * reused for every record: no allocation per value.
  */
 abstract class Fields {
     abstract boolean isNullAt(int i);

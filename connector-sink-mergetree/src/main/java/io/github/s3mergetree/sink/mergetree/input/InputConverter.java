@@ -16,8 +16,8 @@ public interface InputConverter<IN> {
     /**
      * Appends {@code record} (one row, or many for a columnar input) to {@code target}.
      *
-     * @throws io.github.s3mergetree.engine.convert.ConversionException naming the column, the
-     *     value and the record when a value cannot be stored
+     * @throws io.github.s3mergetree.engine.convert.ConversionException naming the column, the value
+     *     and the record when a value cannot be stored
      */
     void append(IN record, Block target);
 

@@ -153,7 +153,10 @@ public final class RowDataInput implements SinkInput<RowData> {
                 }
             } catch (ConversionException e) {
                 throw new ConversionException(
-                        table, e.column(), rowsSeen, strip(e.getMessage()) + "; record: " + render(record));
+                        table,
+                        e.column(),
+                        rowsSeen,
+                        strip(e.getMessage()) + "; record: " + render(record));
             } catch (RuntimeException e) {
                 throw new ConversionException(
                         table,
@@ -183,7 +186,9 @@ public final class RowDataInput implements SinkInput<RowData> {
                 return "NULL";
             }
             Object v = RowData.createFieldGetter(rowType.getTypeAt(field), field).getFieldOrNull(r);
-            return v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(v);
+            return v instanceof byte[] b
+                    ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                    : String.valueOf(v);
         }
 
         private String render(RowData r) {

@@ -55,13 +55,13 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * vectors, following ClickHouse's INSERT casting rules.
  *
  * <p>The common cases have direct paths that read primitives and write them into the column's
- * primitive array with the range check ClickHouse applies (integers of every width, floats,
- * strings into String/LowCardinality/FixedString/Enum, DATE into Date/Date32, TIMESTAMP and
- * TIMESTAMP_LTZ into DateTime/DateTime64 with precision and time zone, compact decimals of the same
- * scale, Nullable, arrays, maps, rows into tuples). Everything else goes through the engine's
- * {@link ValueConverter} on a Java value (strings into UUID/IP/Date, numbers into decimals, wide
- * integers, ...), which implements the same rules. NULL into a non-Nullable column stores the
- * type's default ({@code input_format_null_as_default = 1}, ClickHouse's default).
+ * primitive array with the range check ClickHouse applies (integers of every width, floats, strings
+ * into String/LowCardinality/FixedString/Enum, DATE into Date/Date32, TIMESTAMP and TIMESTAMP_LTZ
+ * into DateTime/DateTime64 with precision and time zone, compact decimals of the same scale,
+ * Nullable, arrays, maps, rows into tuples). Everything else goes through the engine's {@link
+ * ValueConverter} on a Java value (strings into UUID/IP/Date, numbers into decimals, wide integers,
+ * ...), which implements the same rules. NULL into a non-Nullable column stores the type's default
+ * ({@code input_format_null_as_default = 1}, ClickHouse's default).
  */
 final class ValueWriters {
     private ValueWriters() {}
@@ -84,7 +84,9 @@ final class ValueWriters {
         }
     }
 
-    /** A writer from values of Flink type {@code src} into a column of ClickHouse type {@code ch}. */
+    /**
+     * A writer from values of Flink type {@code src} into a column of ClickHouse type {@code ch}.
+     */
     static ValueWriter create(LogicalType src, DataType ch, Context ctx) {
         if (ch instanceof LowCardinalityType lc) {
             return create(src, lc.nested(), ctx);
@@ -118,7 +120,8 @@ final class ValueWriters {
     private static ValueWriter nonNull(LogicalType src, DataType ch, Context ctx) {
         LogicalTypeRoot root = src.getTypeRoot();
         if (ch instanceof ArrayType a && root == LogicalTypeRoot.ARRAY) {
-            LogicalType elementType = ((org.apache.flink.table.types.logical.ArrayType) src).getElementType();
+            LogicalType elementType =
+                    ((org.apache.flink.table.types.logical.ArrayType) src).getElementType();
             ValueWriter element = create(elementType, a.element(), ctx);
             Fields.Arrays view = new Fields.Arrays();
             return (f, pos, col) -> {
@@ -211,23 +214,27 @@ final class ValueWriters {
                 return switch (kind) {
                     case INT8, UINT8 ->
                             (f, pos, col) ->
-                                    ((ByteColumn) col).add((byte) check(r.read(f, pos), min, max, name));
+                                    ((ByteColumn) col)
+                                            .add((byte) check(r.read(f, pos), min, max, name));
                     case INT16, UINT16 ->
                             (f, pos, col) ->
                                     ((ShortColumn) col)
                                             .add((short) check(r.read(f, pos), min, max, name));
                     case INT32, UINT32 ->
                             (f, pos, col) ->
-                                    ((IntColumn) col).add((int) check(r.read(f, pos), min, max, name));
+                                    ((IntColumn) col)
+                                            .add((int) check(r.read(f, pos), min, max, name));
                     case INT64 -> (f, pos, col) -> ((LongColumn) col).add(r.read(f, pos));
                     default ->
                             (f, pos, col) ->
-                                    ((LongColumn) col).add(check(r.read(f, pos), 0, Long.MAX_VALUE, name));
+                                    ((LongColumn) col)
+                                            .add(check(r.read(f, pos), 0, Long.MAX_VALUE, name));
                 };
             }
             case BOOL -> {
                 if (root == LogicalTypeRoot.BOOLEAN) {
-                    return (f, pos, col) -> ((ByteColumn) col).add(f.getBoolean(pos) ? (byte) 1 : 0);
+                    return (f, pos, col) ->
+                            ((ByteColumn) col).add(f.getBoolean(pos) ? (byte) 1 : 0);
                 }
                 return null;
             }
@@ -290,7 +297,9 @@ final class ValueWriters {
                     IntegerReader r = integerReader(root);
                     return (f, pos, col) -> {
                         long v = r.read(f, pos);
-                        if (v < Short.MIN_VALUE || v > Short.MAX_VALUE || e.nameOf((int) v) == null) {
+                        if (v < Short.MIN_VALUE
+                                || v > Short.MAX_VALUE
+                                || e.nameOf((int) v) == null) {
                             throw new IllegalArgumentException(
                                     "unknown element value " + v + " for " + e.name());
                         }
@@ -308,7 +317,9 @@ final class ValueWriters {
                         int d = f.getInt(pos);
                         if (d < 0 || d > 65535) {
                             throw new IllegalArgumentException(
-                                    "date " + LocalDate.ofEpochDay(d) + " out of the Date range 1970-01-01..2149-06-06");
+                                    "date "
+                                            + LocalDate.ofEpochDay(d)
+                                            + " out of the Date range 1970-01-01..2149-06-06");
                         }
                         ((ShortColumn) col).add((short) d);
                     };
@@ -319,7 +330,9 @@ final class ValueWriters {
                     int d = f.getInt(pos);
                     if (d < min || d > max) {
                         throw new IllegalArgumentException(
-                                "date " + LocalDate.ofEpochDay(d) + " out of the Date32 range 1900-01-01..2299-12-31");
+                                "date "
+                                        + LocalDate.ofEpochDay(d)
+                                        + " out of the Date32 range 1900-01-01..2299-12-31");
                     }
                     ((IntColumn) col).add(d);
                 };
@@ -355,10 +368,14 @@ final class ValueWriters {
                     TimestampData t = f.getTimestamp(pos, precision);
                     long millis = epochMillis(t, ltz, zone);
                     long secs = Math.floorDiv(millis, 1000);
-                    long nanos = Math.floorMod(millis, 1000) * 1_000_000L + t.getNanoOfMillisecond();
+                    long nanos =
+                            Math.floorMod(millis, 1000) * 1_000_000L + t.getNanoOfMillisecond();
                     try {
                         ((LongColumn) col)
-                                .add(Math.addExact(Math.multiplyExact(secs, perSecond), nanos / nanosPerTick));
+                                .add(
+                                        Math.addExact(
+                                                Math.multiplyExact(secs, perSecond),
+                                                nanos / nanosPerTick));
                     } catch (ArithmeticException e) {
                         throw new IllegalArgumentException(t + " out of the DateTime64 range");
                     }
@@ -381,7 +398,10 @@ final class ValueWriters {
                     long v = f.getDecimal(pos, p, s).toUnscaledLong();
                     if (v >= limit || v <= -limit) {
                         throw new IllegalArgumentException(
-                                "Decimal overflow: " + f.getDecimal(pos, p, s) + " does not fit " + name);
+                                "Decimal overflow: "
+                                        + f.getDecimal(pos, p, s)
+                                        + " does not fit "
+                                        + name);
                     }
                     if (four) {
                         ((IntColumn) col).add((int) v);
@@ -462,7 +482,10 @@ final class ValueWriters {
             case ARRAY:
                 {
                     JavaReader element =
-                            javaReader(((org.apache.flink.table.types.logical.ArrayType) t).getElementType(), ctx);
+                            javaReader(
+                                    ((org.apache.flink.table.types.logical.ArrayType) t)
+                                            .getElementType(),
+                                    ctx);
                     return (f, p) -> {
                         ArrayData a = f.getArray(p);
                         Fields.Arrays v = new Fields.Arrays().of(a);
@@ -509,7 +532,9 @@ final class ValueWriters {
                 }
             default:
                 throw new IllegalArgumentException(
-                        "Flink type " + t.asSummaryString() + " is not supported by the MergeTree sink");
+                        "Flink type "
+                                + t.asSummaryString()
+                                + " is not supported by the MergeTree sink");
         }
     }
 
@@ -601,8 +626,8 @@ final class ValueWriters {
 
     /**
      * Epoch milliseconds of a timestamp: TIMESTAMP_LTZ is an instant already; a TIMESTAMP (wall
-     * clock) is read in the column's zone, or the server zone (as ClickHouse parses a date-time text
-     * without zone).
+     * clock) is read in the column's zone, or the server zone (as ClickHouse parses a date-time
+     * text without zone).
      */
     private static long epochMillis(TimestampData t, boolean ltz, ZoneId zone) {
         long millis = t.getMillisecond();

@@ -35,8 +35,7 @@ import org.slf4j.LoggerFactory;
  * MergeScheduler} ({@code background_pool_size} merges at once, chosen by ClickHouse's
  * SimpleMergeSelector) whenever a commit publishes parts and every {@code
  * merge_selecting_sleep_ms}, removes outdated parts after {@code old_parts_lifetime}, and at the
- * end of a bounded input lets the merges settle and, if {@code optimize_final}, merges every
- * partition into one part.
+ * end of a bounded input lets the merges settle.
  *
  * <p>Even a second coordinator on the same table (another job) cannot corrupt it: the engine
  * publishes a merge only if its sources are still exactly the active parts of its range.
@@ -62,7 +61,8 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
         return new Writer(context, ResolvedTable.resolve(ddl, storage, options), storage, options);
     }
 
-    private static final class Writer implements SinkWriter<CommittableMessage<MergeTreeCommittable>> {
+    private static final class Writer
+            implements SinkWriter<CommittableMessage<MergeTreeCommittable>> {
         private static final Logger LOG = LoggerFactory.getLogger(MergeCoordinator.class);
 
         private final MergeTreeTable table;
@@ -71,12 +71,15 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
         private final MergeMetrics metrics;
         private final WriterInitContext context;
         private final long tickMillis;
-        private final boolean optimizeFinal;
         private ScheduledFuture<?> timer;
         private boolean endOfInput;
         private boolean closed;
 
-        Writer(WriterInitContext context, ResolvedTable resolved, TableStorage storage, Configuration options)
+        Writer(
+                WriterInitContext context,
+                ResolvedTable resolved,
+                TableStorage storage,
+                Configuration options)
                 throws IOException {
             this.context = context;
             this.table = storage.open(resolved.layout(), Clock.systemUTC());
@@ -98,12 +101,15 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
                             poolSize,
                             Clock.systemUTC());
             this.metrics = new MergeMetrics(context.metricGroup(), scheduler);
-            this.tickMillis = Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
-            this.optimizeFinal = options.get(MergeTreeSinkOptions.OPTIMIZE_FINAL);
+            this.tickMillis =
+                    Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
             refreshPartCounts();
             scheduler.trigger();
             scheduleTick();
-            LOG.info("Merge coordinator of {} started ({} merge threads)", storage.describe(), poolSize);
+            LOG.info(
+                    "Merge coordinator of {} started ({} merge threads)",
+                    storage.describe(),
+                    poolSize);
         }
 
         private void scheduleTick() {
@@ -154,7 +160,9 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
             }
         }
 
-        /** Lets the merges run until the selector picks nothing more; then OPTIMIZE FINAL if asked. */
+        /**
+         * Lets the merges run until the selector picks nothing more; then OPTIMIZE FINAL if asked.
+         */
         private void settle() throws IOException, InterruptedException {
             long t0 = System.nanoTime();
             while (true) {
@@ -164,18 +172,6 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
                 }
                 while (scheduler.busy()) {
                     Thread.sleep(10);
-                }
-            }
-            if (optimizeFinal) {
-                boolean needed = false;
-                for (List<ActivePart> parts : table.activePartsByPartition().values()) {
-                    needed |= parts.size() > 1;
-                }
-                if (needed) {
-                    scheduler.pause();
-                    List<PartName> merged = table.optimizeFinal(false);
-                    scheduler.resume();
-                    LOG.info("OPTIMIZE FINAL merged into {}", merged);
                 }
             }
             refreshPartCounts();

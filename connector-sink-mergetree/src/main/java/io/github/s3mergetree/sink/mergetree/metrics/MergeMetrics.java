@@ -15,6 +15,7 @@ import org.apache.flink.metrics.MetricGroup;
 public final class MergeMetrics {
     /** Committables seen (each one published parts). */
     public final Counter commitsSeen;
+
     /** Outdated parts removed after old_parts_lifetime. */
     public final Counter partsRemoved;
 

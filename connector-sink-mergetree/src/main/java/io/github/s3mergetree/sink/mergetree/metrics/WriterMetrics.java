@@ -17,22 +17,31 @@ import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 public final class WriterMetrics {
     /** Rows received. */
     public final Counter rowsIn;
+
     /** Uncompressed in-memory bytes of the insert blocks flushed. */
     public final Counter bytesIn;
+
     /** Insert blocks turned into parts. */
     public final Counter blocksFlushed;
+
     /** Temporary parts written. */
     public final Counter partsWritten;
+
     /** Bytes of the written parts' files. */
     public final Counter bytesWrittenCompressed;
+
     /** Uncompressed bytes of the written parts' column streams. */
     public final Counter bytesWrittenUncompressed;
+
     /** Milliseconds from an insert block's flush to its parts being written. */
     public final Counter flushTimeMs;
+
     /** Milliseconds evaluating keys, splitting by partition and sorting. */
     public final Counter sortTimeMs;
+
     /** Milliseconds serializing, compressing and writing part files. */
     public final Counter writeTimeMs;
+
     /** Milliseconds the writer slept because of parts_to_delay_insert (backpressure). */
     public final Counter backpressuredTimeMs;
 

@@ -25,7 +25,10 @@ public final class ClickHouseTypes {
     public static String of(LogicalType t) {
         String base = base(t);
         boolean composite =
-                t instanceof ArrayType || t instanceof MapType || t instanceof MultisetType || t instanceof RowType;
+                t instanceof ArrayType
+                        || t instanceof MapType
+                        || t instanceof MultisetType
+                        || t instanceof RowType;
         return t.isNullable() && !composite ? "Nullable(" + base + ")" : base;
     }
 
@@ -84,7 +87,9 @@ public final class ClickHouseTypes {
                 return s.append(')').toString();
             default:
                 throw new IllegalArgumentException(
-                        "Flink type " + t.asSummaryString() + " has no ClickHouse column type here;"
+                        "Flink type "
+                                + t.asSummaryString()
+                                + " has no ClickHouse column type here;"
                                 + " give the table's DDL with the 'ddl' option");
         }
     }

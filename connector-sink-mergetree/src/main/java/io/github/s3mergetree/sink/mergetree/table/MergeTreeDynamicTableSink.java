@@ -23,7 +23,11 @@ public final class MergeTreeDynamicTableSink implements DynamicTableSink {
     private final Integer parallelism;
 
     MergeTreeDynamicTableSink(
-            RowType rowType, String path, String ddl, Map<String, String> settings, Integer parallelism) {
+            RowType rowType,
+            String path,
+            String ddl,
+            Map<String, String> settings,
+            Integer parallelism) {
         this.rowType = rowType;
         this.path = path;
         this.ddl = ddl;

@@ -104,7 +104,13 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
         String path = options.get(MergeTreeSinkOptions.PATH);
-        String ddl = resolveDdl(options, schema, rowType, path, context.getObjectIdentifier().getObjectName());
+        String ddl =
+                resolveDdl(
+                        options,
+                        schema,
+                        rowType,
+                        path,
+                        context.getObjectIdentifier().getObjectName());
         Map<String, String> settings = new HashMap<>();
         for (ConfigOption<?> o : SINK_OPTIONS) {
             Optional<?> v = options.getOptional(o);
@@ -119,7 +125,11 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
     }
 
     private static String resolveDdl(
-            ReadableConfig options, ResolvedSchema schema, RowType rowType, String path, String flinkName) {
+            ReadableConfig options,
+            ResolvedSchema schema,
+            RowType rowType,
+            String path,
+            String flinkName) {
         Optional<String> ddl = options.getOptional(MergeTreeSinkOptions.DDL);
         if (ddl.isPresent()) {
             return ddl.get();
@@ -146,9 +156,13 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
     }
 
     /** A CREATE TABLE for the Flink schema, with the engine and keys of the options. */
-    static String deriveDdl(ReadableConfig options, ResolvedSchema schema, RowType rowType, String flinkName) {
+    static String deriveDdl(
+            ReadableConfig options, ResolvedSchema schema, RowType rowType, String flinkName) {
         String name = options.getOptional(MergeTreeSinkOptions.TABLE_NAME).orElse(flinkName);
-        StringBuilder s = new StringBuilder("CREATE TABLE ").append(ClickHouseTypes.quote(name)).append("\n(\n");
+        StringBuilder s =
+                new StringBuilder("CREATE TABLE ")
+                        .append(ClickHouseTypes.quote(name))
+                        .append("\n(\n");
         Set<String> keyColumns = new java.util.HashSet<>();
         for (ConfigOption<String> key :
                 List.of(
@@ -159,7 +173,9 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     .ifPresent(
                             e -> {
                                 java.util.regex.Matcher m =
-                                        java.util.regex.Pattern.compile("`([^`]+)`|([A-Za-z_][A-Za-z0-9_]*)").matcher(e);
+                                        java.util.regex.Pattern.compile(
+                                                        "`([^`]+)`|([A-Za-z_][A-Za-z0-9_]*)")
+                                                .matcher(e);
                                 while (m.find()) {
                                     keyColumns.add(m.group(1) != null ? m.group(1) : m.group(2));
                                 }
@@ -179,9 +195,12 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     .append(ClickHouseTypes.of(type))
                     .append(i + 1 < rowType.getFieldCount() ? ",\n" : "\n");
         }
-        s.append(")\nENGINE = ").append(options.getOptional(MergeTreeSinkOptions.ENGINE).orElse("MergeTree"));
-        options.getOptional(MergeTreeSinkOptions.PARTITION_BY).ifPresent(p -> s.append("\nPARTITION BY ").append(p));
-        options.getOptional(MergeTreeSinkOptions.PRIMARY_KEY).ifPresent(p -> s.append("\nPRIMARY KEY ").append(p));
+        s.append(")\nENGINE = ")
+                .append(options.getOptional(MergeTreeSinkOptions.ENGINE).orElse("MergeTree"));
+        options.getOptional(MergeTreeSinkOptions.PARTITION_BY)
+                .ifPresent(p -> s.append("\nPARTITION BY ").append(p));
+        options.getOptional(MergeTreeSinkOptions.PRIMARY_KEY)
+                .ifPresent(p -> s.append("\nPRIMARY KEY ").append(p));
         String orderBy =
                 options.getOptional(MergeTreeSinkOptions.ORDER_BY)
                         .orElseGet(
@@ -190,16 +209,23 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                                                 .map(
                                                         pk -> {
                                                             List<String> cols = pk.getColumns();
-                                                            StringBuilder k = new StringBuilder("(");
+                                                            StringBuilder k =
+                                                                    new StringBuilder("(");
                                                             for (int i = 0; i < cols.size(); i++) {
                                                                 k.append(i > 0 ? ", " : "")
-                                                                        .append(ClickHouseTypes.quote(cols.get(i)));
+                                                                        .append(
+                                                                                ClickHouseTypes
+                                                                                        .quote(
+                                                                                                cols
+                                                                                                        .get(
+                                                                                                                i)));
                                                             }
                                                             return k.append(')').toString();
                                                         })
                                                 .orElse("tuple()"));
         s.append("\nORDER BY ").append(orderBy);
-        options.getOptional(MergeTreeSinkOptions.TABLE_SETTINGS).ifPresent(p -> s.append("\nSETTINGS ").append(p));
+        options.getOptional(MergeTreeSinkOptions.TABLE_SETTINGS)
+                .ifPresent(p -> s.append("\nSETTINGS ").append(p));
         return s.toString();
     }
 }

@@ -45,13 +45,14 @@ import org.slf4j.LoggerFactory;
  * {@code min_insert_block_size_rows} or {@code min_insert_block_size_bytes} (and at every
  * checkpoint and at the end of the input) the block is sorted, split by partition and written as
  * temporary parts, on up to {@code max_insert_threads} background threads while the next block
- * fills. At a checkpoint all those parts become one {@link MergeTreeCommittable} with a dedup token.
+ * fills. At a checkpoint all those parts become one {@link MergeTreeCommittable} with a dedup
+ * token.
  *
  * <p><b>Why parts at checkpoints rather than rows in state:</b> checkpoint state stays a few
  * hundred bytes whatever the throughput (no rows are copied into the state backend), a restore
  * replays nothing from state, and parts on the table's filesystem are as durable as the table
- * itself. The cost, small parts at short checkpoint intervals, is what the merge coordinator
- * exists for.
+ * itself. The cost, small parts at short checkpoint intervals, is what the merge coordinator exists
+ * for.
  *
  * <p><b>Exactly once:</b> temporary directories are named {@code
  * tmp_s3mt-<sink-id>-<subtask>-<epoch>_...} ({@link TempPartNames}); on start the writer removes
@@ -100,8 +101,14 @@ public final class MergeTreeSinkWriter<IN>
     private int seq;
     private long rowsWritten;
     private boolean closed;
+    private boolean endOfInput;
+    private boolean endOfInputCommitted;
 
-    private record InFlight(Future<List<TemporaryPart>> parts, PartsWriter.Timings timings, long bytes, long started) {}
+    private record InFlight(
+            Future<List<TemporaryPart>> parts,
+            PartsWriter.Timings timings,
+            long bytes,
+            long started) {}
 
     /** Creates (or restores) the writer of one subtask; removes leftovers of aborted attempts. */
     public MergeTreeSinkWriter(
@@ -129,7 +136,8 @@ public final class MergeTreeSinkWriter<IN>
                                 resolved.schema(),
                                 resolved.layout(),
                                 resolved.serverZone(),
-                                options.get(MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
+                                options.get(
+                                        MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
         this.metrics = new WriterMetrics(context.metricGroup());
         this.minRows = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS);
         this.minBytesSetting = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).trim();
@@ -147,7 +155,12 @@ public final class MergeTreeSinkWriter<IN>
                             Thread t =
                                     new Thread(
                                             r,
-                                            "mergetree-insert-" + this.sinkId + "-" + subtask + "-" + n.incrementAndGet());
+                                            "mergetree-insert-"
+                                                    + this.sinkId
+                                                    + "-"
+                                                    + subtask
+                                                    + "-"
+                                                    + n.incrementAndGet());
                             t.setDaemon(true);
                             return t;
                         });
@@ -352,7 +365,10 @@ public final class MergeTreeSinkWriter<IN>
             } catch (TooManyPartsException e) {
                 if (waitedForMerges % 60_000 == 0) {
                     LOG.warn(
-                            "Writer {} of sink {} waits for merges: {}", subtask, sinkId, e.getMessage());
+                            "Writer {} of sink {} waits for merges: {}",
+                            subtask,
+                            sinkId,
+                            e.getMessage());
                 }
                 sleep(Math.max(100, maxDelay));
                 waitedForMerges += Math.max(100, maxDelay);
@@ -373,6 +389,9 @@ public final class MergeTreeSinkWriter<IN>
 
     @Override
     public void flush(boolean endOfInput) throws IOException, InterruptedException {
+        if (endOfInput) {
+            this.endOfInput = true;
+        }
         flushBlock();
         while (!inFlight.isEmpty()) {
             harvestOldest();
@@ -385,7 +404,8 @@ public final class MergeTreeSinkWriter<IN>
         while (!inFlight.isEmpty()) {
             harvestOldest();
         }
-        if (pending.isEmpty()) {
+        boolean last = endOfInput && !endOfInputCommitted;
+        if (pending.isEmpty() && !last) {
             return List.of();
         }
         inject(FailureInjector.Point.WRITER_PREPARE_COMMIT);
@@ -407,7 +427,9 @@ public final class MergeTreeSinkWriter<IN>
                         : null;
         pending.clear();
         metrics.pendingParts(0);
-        return List.of(new MergeTreeCommittable(token, parts));
+        // the last committable is sent even when empty: it tells the committer this writer is done
+        endOfInputCommitted |= last;
+        return List.of(new MergeTreeCommittable(token, parts, last));
     }
 
     @Override

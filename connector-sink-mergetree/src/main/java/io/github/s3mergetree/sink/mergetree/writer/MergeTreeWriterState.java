@@ -4,9 +4,9 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * A writer's checkpointed state. The writer turns all its rows into temporary parts at every
- * checkpoint and hands them to the committer, so no rows live in state: this records who the
- * writer was (for diagnostics after a restore and for cleanup of a changed parallelism) and how
- * much it wrote.
+ * checkpoint and hands them to the committer, so no rows live in state: this records who the writer
+ * was (for diagnostics after a restore and for cleanup of a changed parallelism) and how much it
+ * wrote.
  *
  * @param sinkId the sink id
  * @param subtask the writer's subtask index

@@ -22,8 +22,8 @@ import org.apache.flink.annotation.Internal;
 /**
  * Writes one insert block as temporary parts, one per partition: evaluates the partition and
  * sorting keys, splits and sorts ({@link BlockSplitter}), reduces rows per the engine when {@code
- * optimize_on_insert}, and writes each piece with {@link PartWriter} into a directory named for this
- * sink ({@link TempPartNames}). This is {@code MergeTreeTable.writeTemporaryParts} with the
+ * optimize_on_insert}, and writes each piece with {@link PartWriter} into a directory named for
+ * this sink ({@link TempPartNames}). This is {@code MergeTreeTable.writeTemporaryParts} with the
  * directory name chosen by the sink and the sort and write phases timed separately.
  *
  * <p>Thread-safe: one instance per writer is shared by its background insert threads.
@@ -72,20 +72,28 @@ final class PartsWriter {
                 if (layout.settings().optimizeOnInsert()
                         && layout.mergingMode().kind() != MergingMode.Kind.ORDINARY) {
                     List<Column> k = layout.sortingKey().evaluate(rows, layout.evaluation());
-                    rows = InsertReduction.reduce(rows, k, layout.mergingMode(), layout.sortingKey());
+                    rows =
+                            InsertReduction.reduce(
+                                    rows, k, layout.mergingMode(), layout.sortingKey());
                     List<Column> reduced = layout.sortingKey().evaluate(rows, layout.evaluation());
-                    pk = new Block(pk.names(), pk.types(), reduced.subList(0, layout.primaryKeySize()));
+                    pk =
+                            new Block(
+                                    pk.names(),
+                                    pk.types(),
+                                    reduced.subList(0, layout.primaryKeySize()));
                 }
                 long w = System.nanoTime();
                 timings.sortNanos += w - s;
                 if (rows.rows() == 0) {
                     continue;
                 }
-                Path tmp = directory.newTemporaryPartDirectory(purpose, pb.partition().partitionId());
+                Path tmp =
+                        directory.newTemporaryPartDirectory(purpose, pb.partition().partitionId());
                 try {
                     WrittenPartFiles files =
                             writer.write(
-                                    new PartWriter.Input(rows, pk, pb.partition(), layout.columnCodecs()),
+                                    new PartWriter.Input(
+                                            rows, pk, pb.partition(), layout.columnCodecs()),
                                     tmp);
                     out.add(new TemporaryPart(tmp, pb.partition(), files));
                 } catch (IOException | RuntimeException e) {

@@ -6,9 +6,9 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * Names of this sink's temporary part directories: {@code tmp_s3mt-<sink-id>-<subtask>-<epoch>_
- * <partition>_<uuid>}, where the epoch is the checkpoint the writer last snapshotted (the
- * restored one after a restart, 0 before the first). A part written in epoch {@code e} belongs to
- * a committable of a checkpoint after {@code e}; after a restore from checkpoint {@code R}, the
+ * <partition>_<uuid>}, where the epoch is the checkpoint the writer last snapshotted (the restored
+ * one after a restart, 0 before the first). A part written in epoch {@code e} belongs to a
+ * committable of a checkpoint after {@code e}; after a restore from checkpoint {@code R}, the
  * directories of epochs {@code >= R} belong to no restored committable: they are what an aborted
  * attempt left, and the restarted writer removes them.
  */

@@ -17,9 +17,21 @@ class MergeTreeCommittableSerializerTest {
                         "default-0123abcd-1-42-3",
                         List.of(
                                 new MergeTreeCommittable.PendingPart(
-                                        "tmp_s3mt-default-1-41_202401_9f1c", "202401", 8192, 2, 123456, 654321, 700000),
+                                        "tmp_s3mt-default-1-41_202401_9f1c",
+                                        "202401",
+                                        8192,
+                                        2,
+                                        123456,
+                                        654321,
+                                        700000),
                                 new MergeTreeCommittable.PendingPart(
-                                        "tmp_s3mt-default-1-41_all_Ünïcode", "all", 1, 2, 10, 20, 30)));
+                                        "tmp_s3mt-default-1-41_all_Ünïcode",
+                                        "all",
+                                        1,
+                                        2,
+                                        10,
+                                        20,
+                                        30)));
         byte[] bytes = serializer.serialize(c);
         assertThat(serializer.deserialize(serializer.getVersion(), bytes)).isEqualTo(c);
     }
@@ -28,6 +40,8 @@ class MergeTreeCommittableSerializerTest {
     void roundTripsWithoutTokenOrParts() throws IOException {
         MergeTreeCommittable c = new MergeTreeCommittable(null, List.of());
         assertThat(serializer.deserialize(1, serializer.serialize(c))).isEqualTo(c);
+        MergeTreeCommittable last = new MergeTreeCommittable("t", List.of(), true);
+        assertThat(serializer.deserialize(1, serializer.serialize(last))).isEqualTo(last);
     }
 
     @Test

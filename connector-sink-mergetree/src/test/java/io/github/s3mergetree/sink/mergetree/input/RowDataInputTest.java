@@ -54,11 +54,16 @@ class RowDataInputTest {
 
     @Test
     void integersAreRangeChecked() {
-        String ddl = "CREATE TABLE t (a UInt8, b UInt64, c Int16) ENGINE = MergeTree ORDER BY tuple()";
-        var in = converter(ddl, DataTypes.ROW(
-                DataTypes.FIELD("a", DataTypes.INT()),
-                DataTypes.FIELD("b", DataTypes.BIGINT()),
-                DataTypes.FIELD("c", DataTypes.BIGINT())), false);
+        String ddl =
+                "CREATE TABLE t (a UInt8, b UInt64, c Int16) ENGINE = MergeTree ORDER BY tuple()";
+        var in =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("a", DataTypes.INT()),
+                                DataTypes.FIELD("b", DataTypes.BIGINT()),
+                                DataTypes.FIELD("c", DataTypes.BIGINT())),
+                        false);
         Block b = block(ddl);
         in.append(GenericRowData.of(255, 7L, -32768L), b);
         assertThat(((ByteColumn) b.column(0)).get(0)).isEqualTo((byte) 255);
@@ -81,28 +86,71 @@ class RowDataInputTest {
         String ddl =
                 "CREATE TABLE t (e Enum8('a' = 1, 'b' = -2), f FixedString(3), u UUID, d Date,"
                         + " lc LowCardinality(String), ip IPv4) ENGINE = MergeTree ORDER BY tuple()";
-        var in = converter(ddl, DataTypes.ROW(
-                DataTypes.FIELD("e", DataTypes.STRING()),
-                DataTypes.FIELD("f", DataTypes.STRING()),
-                DataTypes.FIELD("u", DataTypes.STRING()),
-                DataTypes.FIELD("d", DataTypes.STRING()),
-                DataTypes.FIELD("lc", DataTypes.STRING()),
-                DataTypes.FIELD("ip", DataTypes.STRING())), false);
+        var in =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("e", DataTypes.STRING()),
+                                DataTypes.FIELD("f", DataTypes.STRING()),
+                                DataTypes.FIELD("u", DataTypes.STRING()),
+                                DataTypes.FIELD("d", DataTypes.STRING()),
+                                DataTypes.FIELD("lc", DataTypes.STRING()),
+                                DataTypes.FIELD("ip", DataTypes.STRING())),
+                        false);
         Block b = block(ddl);
-        in.append(GenericRowData.of(s("b"), s("xy"), s("00000000-0000-0001-0000-000000000002"), s("2024-02-29"), s("hello"), s("10.0.0.1")), b);
+        in.append(
+                GenericRowData.of(
+                        s("b"),
+                        s("xy"),
+                        s("00000000-0000-0001-0000-000000000002"),
+                        s("2024-02-29"),
+                        s("hello"),
+                        s("10.0.0.1")),
+                b);
         assertThat(((ByteColumn) b.column(0)).get(0)).isEqualTo((byte) -2);
         byte[] f = ((FixedBytesColumn) b.column(1)).data();
         assertThat(new byte[] {f[0], f[1], f[2]}).isEqualTo(new byte[] {'x', 'y', 0});
-        assertThat(((ShortColumn) b.column(3)).get(0)).isEqualTo((short) LocalDate.of(2024, 2, 29).toEpochDay());
+        assertThat(((ShortColumn) b.column(3)).get(0))
+                .isEqualTo((short) LocalDate.of(2024, 2, 29).toEpochDay());
         assertThat(((StringColumn) b.column(4)).getString(0)).isEqualTo("hello");
         assertThat(((IntColumn) b.column(5)).get(0)).isEqualTo(0x0A000001);
-        assertThatThrownBy(() -> in.append(GenericRowData.of(s("zz"), s("x"), s("00000000-0000-0001-0000-000000000002"), s("2024-01-01"), s(""), s("1.1.1.1")), block(ddl)))
+        assertThatThrownBy(
+                        () ->
+                                in.append(
+                                        GenericRowData.of(
+                                                s("zz"),
+                                                s("x"),
+                                                s("00000000-0000-0001-0000-000000000002"),
+                                                s("2024-01-01"),
+                                                s(""),
+                                                s("1.1.1.1")),
+                                        block(ddl)))
                 .hasMessageContaining("column e")
                 .hasMessageContaining("unknown element 'zz'");
-        assertThatThrownBy(() -> in.append(GenericRowData.of(s("a"), s("long"), s("00000000-0000-0001-0000-000000000002"), s("2024-01-01"), s(""), s("1.1.1.1")), block(ddl)))
+        assertThatThrownBy(
+                        () ->
+                                in.append(
+                                        GenericRowData.of(
+                                                s("a"),
+                                                s("long"),
+                                                s("00000000-0000-0001-0000-000000000002"),
+                                                s("2024-01-01"),
+                                                s(""),
+                                                s("1.1.1.1")),
+                                        block(ddl)))
                 .hasMessageContaining("column f")
                 .hasMessageContaining("FixedString(3)");
-        assertThatThrownBy(() -> in.append(GenericRowData.of(s("a"), s("x"), s("not-a-uuid"), s("2024-01-01"), s(""), s("1.1.1.1")), block(ddl)))
+        assertThatThrownBy(
+                        () ->
+                                in.append(
+                                        GenericRowData.of(
+                                                s("a"),
+                                                s("x"),
+                                                s("not-a-uuid"),
+                                                s("2024-01-01"),
+                                                s(""),
+                                                s("1.1.1.1")),
+                                        block(ddl)))
                 .hasMessageContaining("column u")
                 .hasMessageContaining("not-a-uuid");
     }
@@ -112,26 +160,34 @@ class RowDataInputTest {
         String ddl =
                 "CREATE TABLE t (k DateTime64(3, 'Asia/Kolkata'), n DateTime64(9), l DateTime, s DateTime64(6))"
                         + " ENGINE = MergeTree ORDER BY tuple()";
-        var in = converter(ddl, DataTypes.ROW(
-                DataTypes.FIELD("k", DataTypes.TIMESTAMP(3)),
-                DataTypes.FIELD("n", DataTypes.TIMESTAMP(9)),
-                DataTypes.FIELD("l", DataTypes.TIMESTAMP_LTZ(3)),
-                DataTypes.FIELD("s", DataTypes.TIMESTAMP(9))), false);
+        var in =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("k", DataTypes.TIMESTAMP(3)),
+                                DataTypes.FIELD("n", DataTypes.TIMESTAMP(9)),
+                                DataTypes.FIELD("l", DataTypes.TIMESTAMP_LTZ(3)),
+                                DataTypes.FIELD("s", DataTypes.TIMESTAMP(9))),
+                        false);
         Block b = block(ddl);
         LocalDateTime wall = LocalDateTime.of(2024, 1, 1, 5, 30, 0);
         Instant instant = Instant.parse("2024-03-01T10:00:00.123Z");
         in.append(
                 GenericRowData.of(
                         TimestampData.fromLocalDateTime(wall),
-                        TimestampData.fromLocalDateTime(LocalDateTime.of(2024, 1, 1, 0, 0, 0, 123_456_789)),
+                        TimestampData.fromLocalDateTime(
+                                LocalDateTime.of(2024, 1, 1, 0, 0, 0, 123_456_789)),
                         TimestampData.fromInstant(instant),
-                        TimestampData.fromLocalDateTime(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999))),
+                        TimestampData.fromLocalDateTime(
+                                LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999))),
                 b);
         // a wall-clock TIMESTAMP is read in the column's zone
         assertThat(((LongColumn) b.column(0)).get(0))
                 .isEqualTo(Instant.parse("2024-01-01T00:00:00Z").toEpochMilli());
         assertThat(((LongColumn) b.column(1)).get(0))
-                .isEqualTo(Instant.parse("2024-01-01T00:00:00Z").getEpochSecond() * 1_000_000_000L + 123_456_789);
+                .isEqualTo(
+                        Instant.parse("2024-01-01T00:00:00Z").getEpochSecond() * 1_000_000_000L
+                                + 123_456_789);
         assertThat(((IntColumn) b.column(2)).get(0)).isEqualTo((int) instant.getEpochSecond());
         // truncated to the column's precision (towards the past, like ClickHouse)
         assertThat(((LongColumn) b.column(3)).get(0)).isEqualTo(-1L);
@@ -144,13 +200,22 @@ class RowDataInputTest {
                         + " m Map(String, UInt16), t Tuple(x Int64, y String),"
                         + " d UInt64 DEFAULT id * 10, mat UInt64 MATERIALIZED id + 1, plain String)"
                         + " ENGINE = MergeTree ORDER BY id";
-        var in = converter(ddl, DataTypes.ROW(
-                DataTypes.FIELD("id", DataTypes.BIGINT()),
-                DataTypes.FIELD("n", DataTypes.INT()),
-                DataTypes.FIELD("z", DataTypes.INT()),
-                DataTypes.FIELD("a", DataTypes.ARRAY(DataTypes.STRING())),
-                DataTypes.FIELD("m", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT())),
-                DataTypes.FIELD("t", DataTypes.ROW(DataTypes.FIELD("x", DataTypes.INT()), DataTypes.FIELD("y", DataTypes.STRING())))), false);
+        var in =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("id", DataTypes.BIGINT()),
+                                DataTypes.FIELD("n", DataTypes.INT()),
+                                DataTypes.FIELD("z", DataTypes.INT()),
+                                DataTypes.FIELD("a", DataTypes.ARRAY(DataTypes.STRING())),
+                                DataTypes.FIELD(
+                                        "m", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT())),
+                                DataTypes.FIELD(
+                                        "t",
+                                        DataTypes.ROW(
+                                                DataTypes.FIELD("x", DataTypes.INT()),
+                                                DataTypes.FIELD("y", DataTypes.STRING())))),
+                        false);
         Block b = block(ddl);
         in.append(
                 GenericRowData.of(
@@ -177,18 +242,36 @@ class RowDataInputTest {
 
     @Test
     void unknownAndMaterializedFieldsAreRefused() {
-        String ddl = "CREATE TABLE t (id UInt64, mat UInt64 MATERIALIZED id + 1) ENGINE = MergeTree ORDER BY id";
-        assertThatThrownBy(() -> converter(ddl, DataTypes.ROW(
-                        DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("extra", DataTypes.INT())), false))
+        String ddl =
+                "CREATE TABLE t (id UInt64, mat UInt64 MATERIALIZED id + 1) ENGINE = MergeTree ORDER BY id";
+        assertThatThrownBy(
+                        () ->
+                                converter(
+                                        ddl,
+                                        DataTypes.ROW(
+                                                DataTypes.FIELD("id", DataTypes.BIGINT()),
+                                                DataTypes.FIELD("extra", DataTypes.INT())),
+                                        false))
                 .hasMessageContaining("Input field 'extra' names no column of table t")
                 .hasMessageContaining("input_format_skip_unknown_fields");
-        var skipping = converter(ddl, DataTypes.ROW(
-                DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("extra", DataTypes.INT())), true);
+        var skipping =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("id", DataTypes.BIGINT()),
+                                DataTypes.FIELD("extra", DataTypes.INT())),
+                        true);
         Block b = block(ddl);
         skipping.append(GenericRowData.of(1L, 2), b);
         assertThat(b.rows()).isEqualTo(1);
-        assertThatThrownBy(() -> converter(ddl, DataTypes.ROW(
-                        DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("mat", DataTypes.BIGINT())), false))
+        assertThatThrownBy(
+                        () ->
+                                converter(
+                                        ddl,
+                                        DataTypes.ROW(
+                                                DataTypes.FIELD("id", DataTypes.BIGINT()),
+                                                DataTypes.FIELD("mat", DataTypes.BIGINT())),
+                                        false))
                 .hasMessageContaining("Cannot insert column mat")
                 .hasMessageContaining("MATERIALIZED");
     }

@@ -53,7 +53,8 @@ public final class EventRows {
                                     DataTypes.FIELD("n", DataTypes.INT()),
                                     DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.STRING())),
                                     DataTypes.FIELD(
-                                            "attrs", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT())),
+                                            "attrs",
+                                            DataTypes.MAP(DataTypes.STRING(), DataTypes.INT())),
                                     DataTypes.FIELD(
                                             "loc",
                                             DataTypes.ROW(
@@ -87,7 +88,9 @@ public final class EventRows {
         attrs.put(StringData.fromString("a"), (int) (i % 100));
         attrs.put(StringData.fromString("b"), (int) (i % 7));
         r.setField(9, new GenericMapData(attrs));
-        r.setField(10, GenericRowData.of((double) (i % 180) - 90 + 0.5, (double) (i % 360) - 180 + 0.25));
+        r.setField(
+                10,
+                GenericRowData.of((double) (i % 180) - 90 + 0.5, (double) (i % 360) - 180 + 0.25));
         r.setField(11, StringData.fromString("c" + (i % 1000)));
         r.setField(12, StringData.fromString(new UUID(i, i * 31).toString()));
         r.setField(13, (int) (i % 256));
@@ -96,7 +99,8 @@ public final class EventRows {
 
     /** ClickHouse SQL producing rows {@code [from, from + count)} with the input's columns. */
     public static String chdbSelect(long from, long count) {
-        String h = "concat(leftPad(lower(hex(number)), 16, '0'), leftPad(lower(hex(number * 31)), 16, '0'))";
+        String h =
+                "concat(leftPad(lower(hex(number)), 16, '0'), leftPad(lower(hex(number * 31)), 16, '0'))";
         return "SELECT number AS id, toDate('2024-01-01') + (number % 90) AS d,"
                 + " fromUnixTimestamp64Milli(toInt64(1700000000000 + number * 1000 + number % 1000), 'UTC') AS ts,"
                 + " concat('u', toString(number % 37)) AS user,"

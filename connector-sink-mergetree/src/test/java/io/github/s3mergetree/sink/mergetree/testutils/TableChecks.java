@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +25,9 @@ public final class TableChecks {
         return MergeTreeTable.open(dir, TableLayouts.fromDdl(ddl), Clock.systemUTC());
     }
 
-    /** Verifies every active part and attaches it to {@code chTable} (created from the same DDL). */
+    /**
+     * Verifies every active part and attaches it to {@code chTable} (created from the same DDL).
+     */
     public static List<ActivePart> attachAll(ChDb ch, String chTable, Path dir) throws IOException {
         MergeTreeTable t = open(dir);
         List<ActivePart> parts = t.activeParts();
@@ -40,7 +42,10 @@ public final class TableChecks {
     /** The names of the {@code tmp_*} directories left in the table directory. */
     public static List<String> temporaryDirectories(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("tmp_")).sorted().toList();
+            return s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("tmp_"))
+                    .sorted()
+                    .toList();
         }
     }
 

@@ -12,11 +12,13 @@ class MergeTreeWriterStateSerializerTest {
     @Test
     void roundTrips() throws IOException {
         MergeTreeWriterState s = new MergeTreeWriterState("my.sink", 3, 17, 1_000_000_007L);
-        assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(s))).isEqualTo(s);
+        assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(s)))
+                .isEqualTo(s);
     }
 
     @Test
     void refusesUnknownVersion() {
-        assertThatThrownBy(() -> serializer.deserialize(2, new byte[0])).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> serializer.deserialize(2, new byte[0]))
+                .isInstanceOf(IOException.class);
     }
 }
