@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * between blocks.
  */
 public final class PartMerger {
+    /** ClickHouse's {@code merge_max_block_size_bytes} default: 10 MiB per source block. */
+    static final long MERGE_MAX_BLOCK_SIZE_BYTES = 10L << 20;
+
     private final PartWriter writer;
 
     public PartMerger(PartWriter writer) {
@@ -110,7 +113,11 @@ public final class PartMerger {
         try {
             for (int i = 0; i < sources.size(); i++) {
                 PartBlockReader r =
-                        sources.get(i).blocks(spec.columnNames(), spec.mergeMaxBlockSize());
+                        sources.get(i)
+                                .blocks(
+                                        spec.columnNames(),
+                                        spec.mergeMaxBlockSize(),
+                                        MERGE_MAX_BLOCK_SIZE_BYTES);
                 readers.add(r);
                 Cursor c = new Cursor(i, r, spec, progress);
                 if (c.load()) {

@@ -30,13 +30,17 @@ public final class PartBlockReader implements AutoCloseable {
     private final List<DeserializationState> states = new ArrayList<>();
     private final long totalRows;
     private final int maxRows;
+    private final long maxBytes;
+    private double bytesPerRow;
     private long rowsRead;
 
-    PartBlockReader(PartReader part, List<String> columns, int maxRows) throws IOException {
+    PartBlockReader(PartReader part, List<String> columns, int maxRows, long maxBytes)
+            throws IOException {
         if (maxRows <= 0) {
             throw new IllegalArgumentException("maxRows must be positive, got " + maxRows);
         }
         this.maxRows = maxRows;
+        this.maxBytes = maxBytes;
         this.totalRows = part.rows();
         this.names = List.copyOf(columns);
         List<DataType> t = new ArrayList<>();
@@ -79,9 +83,17 @@ public final class PartBlockReader implements AutoCloseable {
         return rowsRead < totalRows;
     }
 
-    /** The next block of at most {@code maxRows} rows. */
+    /**
+     * The next block: at most {@code maxRows} rows, and fewer when the rows read so far suggest the
+     * block would exceed {@code maxBytes} (ClickHouse's {@code merge_max_block_size_bytes}), so
+     * wide rows do not blow up a merge's memory.
+     */
     public Block next() {
-        int n = (int) Math.min(maxRows, totalRows - rowsRead);
+        int rows = maxRows;
+        if (maxBytes > 0 && bytesPerRow > 0) {
+            rows = (int) Math.max(1, Math.min(maxRows, maxBytes / bytesPerRow));
+        }
+        int n = (int) Math.min(rows, totalRows - rowsRead);
         List<Column> cols = new ArrayList<>(names.size());
         for (int c = 0; c < names.size(); c++) {
             Column col = Columns.create(types.get(c), n);
@@ -89,7 +101,9 @@ public final class PartBlockReader implements AutoCloseable {
             cols.add(col);
         }
         rowsRead += n;
-        return new Block(names, types, cols);
+        Block b = new Block(names, types, cols);
+        bytesPerRow = (double) b.byteSize() / n;
+        return b;
     }
 
     /** Closes the stream files. */

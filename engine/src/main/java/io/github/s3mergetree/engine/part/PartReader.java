@@ -206,7 +206,16 @@ public final class PartReader {
      * bounded memory (for merges).
      */
     public PartBlockReader blocks(List<String> columns, int maxRows) throws IOException {
-        return new PartBlockReader(this, columns, maxRows);
+        return new PartBlockReader(this, columns, maxRows, 0);
+    }
+
+    /**
+     * As {@link #blocks(List, int)}, with blocks also limited to about {@code maxBytes} of
+     * uncompressed column data (ClickHouse's {@code merge_max_block_size_bytes}).
+     */
+    public PartBlockReader blocks(List<String> columns, int maxRows, long maxBytes)
+            throws IOException {
+        return new PartBlockReader(this, columns, maxRows, maxBytes);
     }
 
     /** Reads every column of the part. */

@@ -91,6 +91,13 @@ class ChDbCompatibilityTest {
                                 + " ORDER BY (toDate(dt), cityHash64(s), intDiv(x, 10), y)",
                         "dt = toDateTime('2024-03-01 00:00:00', 'UTC') + (toUInt32(dt) % (86400 * 3))"),
                 Arguments.of(
+                        "time_functions_in_keys",
+                        "(d Date, dt DateTime('UTC'), dtz DateTime('Asia/Kolkata'), x UInt32)"
+                                + " ENGINE = MergeTree PARTITION BY toYear(dt)"
+                                + " ORDER BY (toStartOfMonth(d), toStartOfHour(dt), toStartOfDay(dtz), x)",
+                        "dt = toDateTime('2023-12-30 00:00:00', 'UTC') + (toUInt32(dt) % (86400 * 5)),"
+                                + " d = toDate('2024-01-01') + (toUInt16(d) % 90)"),
+                Arguments.of(
                         "string_partition",
                         "(s LowCardinality(String), x UInt64)"
                                 + " ENGINE = MergeTree PARTITION BY s ORDER BY x",
