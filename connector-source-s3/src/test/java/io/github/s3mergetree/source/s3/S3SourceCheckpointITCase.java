@@ -81,7 +81,7 @@ class S3SourceCheckpointITCase {
             implements MapFunction<Block, Tuple3<Long, Long, Long>>, CheckpointListener {
         @Override
         public Tuple3<Long, Long, Long> map(Block b) throws Exception {
-            Thread.sleep(3);
+            Thread.sleep(5);
             if (CHECKPOINTED.get()
                     && !FAILED.get()
                     && BLOCKS_AFTER_CHECKPOINT.incrementAndGet() > 20) {
@@ -98,6 +98,7 @@ class S3SourceCheckpointITCase {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(300)
     void restoresMidObjectWithoutDuplicatesOrLoss() throws Exception {
         S3Source<Block> source =
                 S3Source.builder(

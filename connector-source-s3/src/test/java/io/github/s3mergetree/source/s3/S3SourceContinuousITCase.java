@@ -122,11 +122,13 @@ class S3SourceContinuousITCase {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(180)
     void orderedModeReadsNewObjectsOnce() throws Exception {
         run(DiscoveryMode.ORDERED, "ordered");
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(180)
     void unorderedModeReadsNewObjectsOnce() throws Exception {
         run(DiscoveryMode.UNORDERED, "unordered");
     }
