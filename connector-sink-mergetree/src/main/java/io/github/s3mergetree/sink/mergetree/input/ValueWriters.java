@@ -26,6 +26,7 @@ import io.github.s3mergetree.engine.types.MapType;
 import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TupleType;
 import io.github.s3mergetree.engine.types.TypeKind;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
@@ -41,6 +42,7 @@ import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinarySection;
 import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -659,12 +661,24 @@ final class ValueWriters {
     /** Copies a string's UTF-8 bytes into the column without an intermediate array if it can. */
     static void appendString(StringColumn col, StringData s) {
         if (s instanceof BinaryStringData b) {
-            b.ensureMaterialized();
-            MemorySegment[] segs = b.getSegments();
-            int len = b.getSizeInBytes();
+            BinarySection section = b.getBinarySection();
+            if (section == null) {
+                String java = b.getJavaObject();
+                if (java != null) {
+                    // a string built from a Java String (GenericRowData): the JDK's encoder is
+                    // much faster than materializing Flink's binary form first
+                    byte[] bytes = java.getBytes(StandardCharsets.UTF_8);
+                    col.add(bytes, 0, bytes.length);
+                    return;
+                }
+                b.ensureMaterialized();
+                section = b.getBinarySection();
+            }
+            MemorySegment[] segs = section.getSegments();
+            int len = section.getSizeInBytes();
             if (segs.length == 1) {
                 byte[] buf = col.reserveBytes(len);
-                segs[0].get(b.getOffset(), buf, col.totalBytes(), len);
+                segs[0].get(section.getOffset(), buf, col.totalBytes(), len);
                 col.commitRow(len);
                 return;
             }

@@ -115,6 +115,7 @@ public final class SinkBenchmark {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        env.getConfig().enableObjectReuse();
         env.fromSequence(0, rows - 1)
                 .map(SinkBenchmark::row)
                 .returns(InternalTypeInfo.of(ROW_TYPE))
