@@ -8,8 +8,8 @@ import io.github.s3mergetree.engine.types.PhysicalType;
  * sorting, serialization and compression run over flat memory.
  *
  * <p>A column knows only its {@link PhysicalType}; the logical {@link
- * io.github.s3mergetree.engine.types.DataType} travels beside it in a {@link Block}. Columns are not
- * thread-safe.
+ * io.github.s3mergetree.engine.types.DataType} travels beside it in a {@link Block}. Columns are
+ * not thread-safe.
  */
 public interface Column {
     /** Number of rows. */
@@ -18,7 +18,9 @@ public interface Column {
     /** The in-memory representation. */
     PhysicalType physicalType();
 
-    /** An empty column of the same shape (nested columns included) with room for {@code capacity}. */
+    /**
+     * An empty column of the same shape (nested columns included) with room for {@code capacity}.
+     */
     Column newEmpty(int capacity);
 
     /** Appends rows {@code [from, to)} of {@code src}, a column of the same shape. */

@@ -4,8 +4,8 @@ import io.github.s3mergetree.engine.types.PhysicalType;
 import java.util.Arrays;
 
 /**
- * A column of fixed-width byte strings, {@code width} bytes per row, back to back: (U)Int128/256 and
- * Decimal128/256 (little-endian two's complement), UUID (ClickHouse's on-disk byte order), IPv6
+ * A column of fixed-width byte strings, {@code width} bytes per row, back to back: (U)Int128/256
+ * and Decimal128/256 (little-endian two's complement), UUID (ClickHouse's on-disk byte order), IPv6
  * (network order), FixedString(N).
  */
 public final class FixedBytesColumn implements Column {

@@ -43,7 +43,8 @@ public final class IntColumn implements Column {
     /** Sets the row count after values were written directly into {@link #reserve(int)}. */
     public void setSize(int newSize) {
         if (newSize < 0 || newSize > data.length) {
-            throw new IllegalArgumentException("size " + newSize + " outside [0, " + data.length + "]");
+            throw new IllegalArgumentException(
+                    "size " + newSize + " outside [0, " + data.length + "]");
         }
         size = newSize;
     }

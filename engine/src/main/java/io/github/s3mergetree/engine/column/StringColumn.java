@@ -92,7 +92,13 @@ public final class StringColumn implements Column {
                     "String column exceeds 2 GiB (" + need + " bytes): use smaller insert blocks");
         }
         if (need > bytes.length) {
-            bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, (long) bytes.length * 2)));
+            bytes =
+                    Arrays.copyOf(
+                            bytes,
+                            (int)
+                                    Math.min(
+                                            Integer.MAX_VALUE - 16,
+                                            Math.max(need, (long) bytes.length * 2)));
         }
     }
 

@@ -3,7 +3,6 @@ package io.github.s3mergetree.engine.compress;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.part.CorruptPartException;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

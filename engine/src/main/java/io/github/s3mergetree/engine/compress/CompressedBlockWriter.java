@@ -3,7 +3,6 @@ package io.github.s3mergetree.engine.compress;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.hash.HashingOutput;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,15 +1,13 @@
 package io.github.s3mergetree.engine.compress;
 
 import com.github.luben.zstd.Zstd;
-
-import net.jpountz.lz4.LZ4Compressor;
-import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4SafeDecompressor;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
  * Factory of the ClickHouse block codecs this engine supports: {@code NONE} (0x02), {@code LZ4} and

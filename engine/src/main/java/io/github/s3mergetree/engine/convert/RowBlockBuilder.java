@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Builds a {@link Block} from rows of Java values, converting each value with {@link
- * ValueConverter} (ClickHouse's INSERT casting rules). A row that fails to convert is rolled
- * back, so the block stays consistent, and the error names the table, column and row.
+ * ValueConverter} (ClickHouse's INSERT casting rules). A row that fails to convert is rolled back,
+ * so the block stays consistent, and the error names the table, column and row.
  */
 public final class RowBlockBuilder {
     private final String table;
@@ -29,13 +29,21 @@ public final class RowBlockBuilder {
                     table,
                     "*",
                     rowsSeen,
-                    "row has " + values.length + " values, table has " + block.columnCount() + " columns");
+                    "row has "
+                            + values.length
+                            + " values, table has "
+                            + block.columnCount()
+                            + " columns");
         }
         int before = block.rows();
         try {
             for (int c = 0; c < values.length; c++) {
                 converter.append(
-                        block.types().get(c), block.column(c), values[c], block.names().get(c), rowsSeen);
+                        block.types().get(c),
+                        block.column(c),
+                        values[c],
+                        block.names().get(c),
+                        rowsSeen);
             }
         } catch (RuntimeException e) {
             truncate(before);

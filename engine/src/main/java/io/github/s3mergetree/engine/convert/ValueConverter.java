@@ -92,11 +92,15 @@ public final class ValueConverter {
         if (v == null) {
             return "NULL";
         }
-        String s = v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(v);
+        String s =
+                v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(v);
         if (s.length() > 100) {
             s = s.substring(0, 100) + "…";
         }
-        return (v instanceof String ? "'" + s + "'" : s) + " (" + v.getClass().getSimpleName() + ")";
+        return (v instanceof String ? "'" + s + "'" : s)
+                + " ("
+                + v.getClass().getSimpleName()
+                + ")";
     }
 
     private void appendValue(DataType type, Column c, Object v) {
@@ -163,8 +167,10 @@ public final class ValueConverter {
             case INT64 -> ((LongColumn) c).add(integer(v, Long.MIN_VALUE, Long.MAX_VALUE));
             case UINT64 -> ((LongColumn) c).add(bigInteger(v, 64, false).longValue());
             case UINT128, UINT256, INT128, INT256 -> {
-                boolean signed = type.kind() == io.github.s3mergetree.engine.types.TypeKind.INT128
-                        || type.kind() == io.github.s3mergetree.engine.types.TypeKind.INT256;
+                boolean signed =
+                        type.kind() == io.github.s3mergetree.engine.types.TypeKind.INT128
+                                || type.kind()
+                                        == io.github.s3mergetree.engine.types.TypeKind.INT256;
                 int width = type.fixedWidth();
                 addLittleEndian((FixedBytesColumn) c, bigInteger(v, width * 8, signed), width);
             }
@@ -213,7 +219,11 @@ public final class ValueConverter {
                     if (a.length != 4) {
                         throw new IllegalArgumentException("not an IPv4 address");
                     }
-                    ip = ((a[0] & 0xFFL) << 24) | ((a[1] & 0xFF) << 16) | ((a[2] & 0xFF) << 8) | (a[3] & 0xFF);
+                    ip =
+                            ((a[0] & 0xFFL) << 24)
+                                    | ((a[1] & 0xFF) << 16)
+                                    | ((a[2] & 0xFF) << 8)
+                                    | (a[3] & 0xFF);
                 }
                 ((IntColumn) c).add((int) ip);
             }

@@ -2,7 +2,6 @@ package io.github.s3mergetree.engine.ddl;
 
 import io.github.s3mergetree.engine.expr.Expr;
 import io.github.s3mergetree.engine.types.DataType;
-
 import java.util.Objects;
 import java.util.Optional;
 

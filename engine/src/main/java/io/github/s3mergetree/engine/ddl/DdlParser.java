@@ -15,7 +15,6 @@ import io.github.s3mergetree.engine.types.MapType;
 import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TupleType;
 import io.github.s3mergetree.engine.types.TypeKind;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -1076,8 +1075,8 @@ public final class DdlParser {
                     if (args.size() != 1) {
                         throw error(
                                 "With extended storage definition syntax storage"
-                                    + " CollapsingMergeTree requires 1 parameters: name of column"
-                                    + " with sign",
+                                        + " CollapsingMergeTree requires 1 parameters: name of column"
+                                        + " with sign",
                                 at);
                     }
                     String sign = columnArg(args.get(0), "sign column");
@@ -1135,21 +1134,21 @@ public final class DdlParser {
     private static boolean isVersionType(DataType t) {
         return switch (t.kind()) {
             case UINT8,
-                            UINT16,
-                            UINT32,
-                            UINT64,
-                            UINT128,
-                            UINT256,
-                            INT8,
-                            INT16,
-                            INT32,
-                            INT64,
-                            INT128,
-                            INT256,
-                            DATE,
-                            DATE32,
-                            DATETIME,
-                            DATETIME64 ->
+                    UINT16,
+                    UINT32,
+                    UINT64,
+                    UINT128,
+                    UINT256,
+                    INT8,
+                    INT16,
+                    INT32,
+                    INT64,
+                    INT128,
+                    INT256,
+                    DATE,
+                    DATE32,
+                    DATETIME,
+                    DATETIME64 ->
                     true;
             default -> false;
         };

@@ -1,7 +1,6 @@
 package io.github.s3mergetree.engine.ddl;
 
 import io.github.s3mergetree.engine.expr.SqlLexer;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -3,7 +3,6 @@ package io.github.s3mergetree.engine.ddl;
 import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.expr.SqlLexer;
 import io.github.s3mergetree.engine.types.DataType;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -3,7 +3,6 @@ package io.github.s3mergetree.engine.expr;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypes;
 import io.github.s3mergetree.engine.types.TypeKind;
-
 import java.util.List;
 
 /**

@@ -1,7 +1,6 @@
 package io.github.s3mergetree.engine.expr;
 
 import io.github.s3mergetree.engine.types.DataType;
-
 import java.util.List;
 
 /** An untyped expression syntax tree, as parsed, before names and functions are resolved. */

@@ -3,7 +3,6 @@ package io.github.s3mergetree.engine.expr;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.types.DataType;
-
 import java.util.Objects;
 import java.util.Set;
 

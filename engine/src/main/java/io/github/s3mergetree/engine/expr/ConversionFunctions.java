@@ -15,7 +15,6 @@ import io.github.s3mergetree.engine.types.LowCardinalityType;
 import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TupleType;
 import io.github.s3mergetree.engine.types.TypeKind;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

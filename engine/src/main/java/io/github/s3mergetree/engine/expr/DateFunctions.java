@@ -6,7 +6,6 @@ import io.github.s3mergetree.engine.types.DataTypes;
 import io.github.s3mergetree.engine.types.DateTime64Type;
 import io.github.s3mergetree.engine.types.DateTimeType;
 import io.github.s3mergetree.engine.types.TypeKind;
-
 import java.time.ZoneId;
 import java.util.List;
 

@@ -4,7 +4,6 @@ import io.github.s3mergetree.engine.expr.SqlLexer.Token;
 import io.github.s3mergetree.engine.expr.SqlLexer.Type;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
-
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,6 @@ import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.NullableType;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -3,7 +3,6 @@ package io.github.s3mergetree.engine.expr;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
 import io.github.s3mergetree.engine.types.NullableType;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;

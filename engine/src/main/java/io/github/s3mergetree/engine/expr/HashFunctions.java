@@ -17,7 +17,6 @@ import io.github.s3mergetree.engine.types.LowCardinalityType;
 import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TupleType;
 import io.github.s3mergetree.engine.types.TypeKind;
-
 import java.util.List;
 
 /**

@@ -9,7 +9,6 @@ import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypes;
 import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TypeKind;
-
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -18,11 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs background merges of one table, like ClickHouse's background executor: whenever parts
- * appear (or on {@link #trigger()}), it asks the {@link MergeSelector} for a range of parts that
- * are not already being merged and runs the merge on the {@code background_pool_size} executor,
- * until the pool is full or nothing is worth merging. It can be paused (running merges finish,
- * no new ones start) and closed (running merges are cancelled at their next block).
+ * Runs background merges of one table, like ClickHouse's background executor: whenever parts appear
+ * (or on {@link #trigger()}), it asks the {@link MergeSelector} for a range of parts that are not
+ * already being merged and runs the merge on the {@code background_pool_size} executor, until the
+ * pool is full or nothing is worth merging. It can be paused (running merges finish, no new ones
+ * start) and closed (running merges are cancelled at their next block).
  *
  * <p>The executor and clock are injected: a test passes a direct executor and a fixed clock and
  * gets deterministic behaviour. Periodic re-triggering (so ageing parts eventually merge) is the
@@ -66,7 +66,8 @@ public final class MergeScheduler implements AutoCloseable {
             int poolSize,
             Clock clock) {
         if (poolSize <= 0) {
-            throw new IllegalArgumentException("background_pool_size must be positive, got " + poolSize);
+            throw new IllegalArgumentException(
+                    "background_pool_size must be positive, got " + poolSize);
         }
         this.table = table;
         this.selector = selector;

@@ -29,7 +29,8 @@ public record MergingMode(
         COLLAPSING
     }
 
-    public static final MergingMode ORDINARY = new MergingMode(Kind.ORDINARY, null, null, List.of(), null);
+    public static final MergingMode ORDINARY =
+            new MergingMode(Kind.ORDINARY, null, null, List.of(), null);
 
     public static MergingMode replacing(String version, String isDeleted) {
         return new MergingMode(Kind.REPLACING, version, isDeleted, List.of(), null);

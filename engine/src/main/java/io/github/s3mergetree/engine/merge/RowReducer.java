@@ -8,10 +8,10 @@ import io.github.s3mergetree.engine.column.FloatColumn;
 import io.github.s3mergetree.engine.column.IntColumn;
 import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
+import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.types.DataType;
-import io.github.s3mergetree.engine.expr.KeyExpression;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -295,5 +295,4 @@ abstract class RowReducer {
             }
         }
     }
-
 }

@@ -5,12 +5,12 @@ import java.util.List;
 /**
  * ClickHouse's default merge policy ({@code SimpleMergeSelector}), reimplemented: among all
  * contiguous ranges of parts of one partition it picks the range with the lowest score {@code
- * (sum_size + fixed_cost · count) / (count − 1.9)}, considering only ranges where {@code
- * (sum_size + count · fixed_cost) / (max_size + fixed_cost) ≥ base}. The {@code base} (5 by
- * default: merge at least ~5 similar parts) is lowered towards 2 as parts get older and as the
- * partition holds more parts, so small fresh parts wait for company while a crowded partition is
- * merged urgently. Heuristics: prefer ranges whose total is close to the part to their left
- * (builds a balanced merge tree) and drop tiny parts from the right end of a range.
+ * (sum_size + fixed_cost · count) / (count − 1.9)}, considering only ranges where {@code (sum_size
+ * + count · fixed_cost) / (max_size + fixed_cost) ≥ base}. The {@code base} (5 by default: merge at
+ * least ~5 similar parts) is lowered towards 2 as parts get older and as the partition holds more
+ * parts, so small fresh parts wait for company while a crowded partition is merged urgently.
+ * Heuristics: prefer ranges whose total is close to the part to their left (builds a balanced merge
+ * tree) and drop tiny parts from the right end of a range.
  *
  * <p>The randomized variants ClickHouse offers ({@code use_blurry_base}, stochastic sliding) are
  * not implemented: this selector is deterministic.

@@ -17,8 +17,8 @@ import java.util.TreeMap;
 /**
  * The content of a part's {@code checksums.txt}: for every listed file its size and
  * HashingWriteBuffer hash, and for compressed files the size and hash of the decompressed content.
- * Written in format version 4 (an LZ4-compressed binary body, entries sorted byte-wise by name), the
- * format every ClickHouse since 18.16 writes; versions 3 and 4 are read.
+ * Written in format version 4 (an LZ4-compressed binary body, entries sorted byte-wise by name),
+ * the format every ClickHouse since 18.16 writes; versions 3 and 4 are read.
  */
 public final class Checksums {
     /** One file's entry. */

@@ -18,8 +18,7 @@ import java.util.Map;
  * Reads some columns of a part sequentially in blocks of at most {@code maxRows} rows, reading and
  * decompressing one compressed block per stream at a time from disk, so a merge holds only one
  * compressed block per stream and one block of rows per source part in memory, whatever the part
- * sizes. Every compressed block's checksum is verified as it
- * is read.
+ * sizes. Every compressed block's checksum is verified as it is read.
  */
 public final class PartBlockReader implements AutoCloseable {
     private final List<StreamingCompressedSource> open = new ArrayList<>();

@@ -25,9 +25,9 @@ import java.util.stream.Stream;
 
 /**
  * Opens a Wide MergeTree part (ours or ClickHouse's): its column list, row count and checksums;
- * {@link #verify()} recomputes what ClickHouse's {@code CHECK TABLE} recomputes (every listed file's
- * size, every compressed block's checksum, uncompressed hashes of compressed files, hashes of the
- * others, no unexpected files); {@link #readAll()} reads every column into a {@link Block}.
+ * {@link #verify()} recomputes what ClickHouse's {@code CHECK TABLE} recomputes (every listed
+ * file's size, every compressed block's checksum, uncompressed hashes of compressed files, hashes
+ * of the others, no unexpected files); {@link #readAll()} reads every column into a {@link Block}.
  */
 public final class PartReader {
     /** Files a part may hold that {@code checksums.txt} does not list. */
@@ -80,7 +80,10 @@ public final class PartReader {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         if (lines.size() < 2 || !lines.get(0).equals("columns format version: 1")) {
             throw new CorruptPartException(
-                    file.toString(), 0, "columns format version: 1", lines.isEmpty() ? "" : lines.get(0));
+                    file.toString(),
+                    0,
+                    "columns format version: 1",
+                    lines.isEmpty() ? "" : lines.get(0));
         }
         int n = Integer.parseInt(lines.get(1).replace(" columns:", ""));
         for (int i = 0; i < n; i++) {
@@ -160,21 +163,30 @@ public final class PartReader {
                     throw new CorruptPartException(
                             f.toString(),
                             0,
-                            "uncompressed " + want.uncompressedSize() + " bytes, hash " + want.uncompressedHash().toHex(),
+                            "uncompressed "
+                                    + want.uncompressedSize()
+                                    + " bytes, hash "
+                                    + want.uncompressedHash().toHex(),
                             "uncompressed " + raw.length + " bytes, hash " + h.toHex());
                 }
             } else {
                 Hash128 h = HashingOutput.hash(content, 0, content.length);
                 if (!h.equals(want.fileHash())) {
                     throw new CorruptPartException(
-                            f.toString(), 0, "hash " + want.fileHash().toHex(), "hash " + h.toHex());
+                            f.toString(),
+                            0,
+                            "hash " + want.fileHash().toHex(),
+                            "hash " + h.toHex());
                 }
             }
         }
         for (String required : List.of("count.txt")) {
             if (!checksums.entries().containsKey(required)) {
                 throw new CorruptPartException(
-                        dir.resolve("checksums.txt").toString(), 0, "an entry for " + required, "none");
+                        dir.resolve("checksums.txt").toString(),
+                        0,
+                        "an entry for " + required,
+                        "none");
             }
         }
     }
@@ -191,7 +203,9 @@ public final class PartReader {
         String json = Files.readString(f).replace(" ", "");
         if (json.contains("\"kind\":\"Sparse\"")) {
             throw new UnsupportedOperationException(
-                    "part " + dir + " has sparse columns (serialization.json), which are not supported");
+                    "part "
+                            + dir
+                            + " has sparse columns (serialization.json), which are not supported");
         }
         if (!json.contains("\"string\":1")) {
             return false;
@@ -202,8 +216,8 @@ public final class PartReader {
     }
 
     /**
-     * Reads the named columns sequentially in blocks of at most {@code maxRows} rows, with
-     * bounded memory (for merges).
+     * Reads the named columns sequentially in blocks of at most {@code maxRows} rows, with bounded
+     * memory (for merges).
      */
     public PartBlockReader blocks(List<String> columns, int maxRows) throws IOException {
         return new PartBlockReader(this, columns, maxRows, 0);
@@ -236,11 +250,13 @@ public final class PartReader {
                 throw new IllegalArgumentException("part " + dir + " has no column " + col);
             }
             DataType type = types.get(i);
-            BulkSerialization s = BulkSerialization.forColumn(col, type, stringsWithSizeStream(type));
+            BulkSerialization s =
+                    BulkSerialization.forColumn(col, type, stringsWithSizeStream(type));
             Map<String, ByteSource> sources = new HashMap<>();
             for (String stream : s.streams()) {
                 Path f = dir.resolve(PartWriter.fileName(stream) + ".bin");
-                byte[] raw = CompressedBlockReader.decompressAll(Files.readAllBytes(f), f.toString());
+                byte[] raw =
+                        CompressedBlockReader.decompressAll(Files.readAllBytes(f), f.toString());
                 sources.put(stream, new ByteArraySource(raw, f.toString()));
             }
             DeserializationState state = new DeserializationState();

@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -185,7 +184,9 @@ public final class PartWriter {
             }
         }
 
-        /** Appends sorted rows; {@code primaryKey} holds the primary key columns of the same rows. */
+        /**
+         * Appends sorted rows; {@code primaryKey} holds the primary key columns of the same rows.
+         */
         public void write(Block block, Block primaryKey) throws IOException {
             if (finished || closed) {
                 throw new IllegalStateException("part output is finished");
@@ -322,7 +323,8 @@ public final class PartWriter {
                 syncDirectory(dir);
             }
             finished = true;
-            return new WrittenPartFiles((int) Math.min(rows, Integer.MAX_VALUE), marks, checksums, bytesInMemory);
+            return new WrittenPartFiles(
+                    (int) Math.min(rows, Integer.MAX_VALUE), marks, checksums, bytesInMemory);
         }
 
         @Override
@@ -441,8 +443,7 @@ public final class PartWriter {
     private void writeUnlisted(Path dir, String name, byte[] content) throws IOException {
         Path file = dir.resolve(name);
         try (FileChannel ch =
-                FileChannel.open(
-                        file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
             while (buf.hasRemaining()) {
                 ch.write(buf);
@@ -465,7 +466,8 @@ public final class PartWriter {
             try {
                 w.close();
             } catch (IOException | UncheckedIOException e) {
-                IOException io = e instanceof IOException x ? x : ((UncheckedIOException) e).getCause();
+                IOException io =
+                        e instanceof IOException x ? x : ((UncheckedIOException) e).getCause();
                 if (first == null) {
                     first = io;
                 } else {

@@ -44,7 +44,8 @@ public record PartWriterOptions(
 
     /** ClickHouse's defaults: adaptive granularity, LZ4, no fsync. */
     public static PartWriterOptions defaults() {
-        return new PartWriterOptions(8192, 10L << 20, 65536, 1 << 20, CompressionCodecs.lz4(), false);
+        return new PartWriterOptions(
+                8192, 10L << 20, 65536, 1 << 20, CompressionCodecs.lz4(), false);
     }
 
     /** Whether parts use adaptive granularity ({@code .mrk2} marks with a final mark). */

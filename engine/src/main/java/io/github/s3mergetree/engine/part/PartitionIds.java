@@ -114,8 +114,21 @@ public final class PartitionIds {
             return false;
         }
         return switch (plain(type).kind()) {
-            case UINT8, UINT16, UINT32, UINT64, INT8, INT16, INT32, INT64, BOOL, DATE, DATE32,
-                    DATETIME, ENUM8, ENUM16 -> true;
+            case UINT8,
+                    UINT16,
+                    UINT32,
+                    UINT64,
+                    INT8,
+                    INT16,
+                    INT32,
+                    INT64,
+                    BOOL,
+                    DATE,
+                    DATE32,
+                    DATETIME,
+                    ENUM8,
+                    ENUM16 ->
+                    true;
             default -> false;
         };
     }
@@ -178,7 +191,8 @@ public final class PartitionIds {
             }
             case DECIMAL -> {
                 int w = ((DecimalType) t).fixedWidth();
-                int tag = w == 4 ? DECIMAL32 : w == 8 ? DECIMAL64 : w == 16 ? DECIMAL128 : DECIMAL256;
+                int tag =
+                        w == 4 ? DECIMAL32 : w == 8 ? DECIMAL64 : w == 16 ? DECIMAL128 : DECIMAL256;
                 h.updateByte(tag);
                 if (w == 4) {
                     int v = ((IntColumn) c).get(row);

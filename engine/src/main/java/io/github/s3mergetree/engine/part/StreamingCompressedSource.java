@@ -14,12 +14,13 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Reads a compressed column stream ({@code .bin}) from disk one compressed block at a time,
- * verifying each block's checksum, so memory stays at one compressed and one decompressed block
- * (≤ 1 MiB each as ClickHouse writes them) whatever the file size. Merges of large parts read
- * their sources through it.
+ * verifying each block's checksum, so memory stays at one compressed and one decompressed block (≤
+ * 1 MiB each as ClickHouse writes them) whatever the file size. Merges of large parts read their
+ * sources through it.
  */
 final class StreamingCompressedSource implements ByteSource, AutoCloseable {
-    private static final int HEADER = CompressedBlockWriter.CHECKSUM_SIZE + CompressedBlockWriter.HEADER_SIZE;
+    private static final int HEADER =
+            CompressedBlockWriter.CHECKSUM_SIZE + CompressedBlockWriter.HEADER_SIZE;
 
     private final Path file;
     private final FileChannel channel;
@@ -62,8 +63,14 @@ final class StreamingCompressedSource implements ByteSource, AutoCloseable {
                 throw new CorruptPartException(
                         file.toString(),
                         filePos,
-                        "a block of 9.." + CompressedBlockReader.MAX_COMPRESSED_SIZE + " bytes inside the file",
-                        "compressed size " + compressedSize + " with " + (size - filePos) + " bytes left");
+                        "a block of 9.."
+                                + CompressedBlockReader.MAX_COMPRESSED_SIZE
+                                + " bytes inside the file",
+                        "compressed size "
+                                + compressedSize
+                                + " with "
+                                + (size - filePos)
+                                + " bytes left");
             }
             if (block.length < total) {
                 block = new byte[(int) total];
@@ -102,7 +109,8 @@ final class StreamingCompressedSource implements ByteSource, AutoCloseable {
             int a = available();
             if (a == 0) {
                 throw new UncheckedIOException(
-                        new EOFException("unexpected end of " + file + " (" + len + " bytes missing)"));
+                        new EOFException(
+                                "unexpected end of " + file + " (" + len + " bytes missing)"));
             }
             int n = Math.min(a, len);
             current.readFully(b, off, n);

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 
 /**
  * A part fully written under a {@code tmp_insert_*} directory of the table, not yet visible. A
- * {@link io.github.s3mergetree.engine.table.TableDirectory} transaction renames it into place with a
- * block number; {@link #abort()} removes it. ClickHouse's {@code MergeTreeData::Transaction} model:
- * writer → temporary part → transaction that makes it active.
+ * {@link io.github.s3mergetree.engine.table.TableDirectory} transaction renames it into place with
+ * a block number; {@link #abort()} removes it. ClickHouse's {@code MergeTreeData::Transaction}
+ * model: writer → temporary part → transaction that makes it active.
  *
  * @param directory the temporary directory holding the part's files
  * @param partition the part's partition

@@ -84,7 +84,9 @@ public abstract class BulkSerialization {
         return out;
     }
 
-    /** Writes what a part's streams carry before the first granule (LowCardinality's key version). */
+    /**
+     * Writes what a part's streams carry before the first granule (LowCardinality's key version).
+     */
     public void writePrefix(StreamSinks sinks) {}
 
     /** Writes rows {@code [from, to)} of {@code column} into the streams. */

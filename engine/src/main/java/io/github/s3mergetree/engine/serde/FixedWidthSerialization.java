@@ -17,7 +17,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.List;
 
-/** Numbers, dates, UUIDs, FixedString: {@code width} little-endian bytes per value in one stream. */
+/**
+ * Numbers, dates, UUIDs, FixedString: {@code width} little-endian bytes per value in one stream.
+ */
 final class FixedWidthSerialization extends BulkSerialization {
     private static final VarHandle SHORT =
             MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);

@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * File names of column streams, as ClickHouse's {@code escapeForFileName} and {@code
- * getFileNameForStream} make them: bytes {@code [A-Za-z0-9_]} kept, every other byte as {@code %XX}.
+ * getFileNameForStream} make them: bytes {@code [A-Za-z0-9_]} kept, every other byte as {@code
+ * %XX}.
  */
 public final class StreamNames {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();

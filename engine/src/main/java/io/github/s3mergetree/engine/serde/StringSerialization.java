@@ -6,7 +6,9 @@ import io.github.s3mergetree.engine.io.ByteSink;
 import io.github.s3mergetree.engine.io.ByteSource;
 import java.util.List;
 
-/** Classic String layout: one stream of VarUInt length + bytes per row (all ClickHouse versions). */
+/**
+ * Classic String layout: one stream of VarUInt length + bytes per row (all ClickHouse versions).
+ */
 final class StringSerialization extends BulkSerialization {
     private final String stream;
 

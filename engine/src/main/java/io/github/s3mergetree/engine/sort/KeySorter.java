@@ -16,13 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Sorts rows by a multi-column key fast: every key column that maps to an order-preserving
- * unsigned 64-bit value (integers, dates, times, enums, decimals up to 64 bits, floats, UUIDs as
- * two words) is sorted with a stable LSD radix sort, skipping the byte positions where all values
- * agree; a String/FixedString column contributes its first 8 bytes the same way, and rows whose
- * radix keys tie are then ordered by the full {@link RowComparators} comparison. The result equals
- * {@link StableSort} with the lexicographic comparator of all key columns (ties keep their input
- * order), at a fraction of the cost.
+ * Sorts rows by a multi-column key fast: every key column that maps to an order-preserving unsigned
+ * 64-bit value (integers, dates, times, enums, decimals up to 64 bits, floats, UUIDs as two words)
+ * is sorted with a stable LSD radix sort, skipping the byte positions where all values agree; a
+ * String/FixedString column contributes its first 8 bytes the same way, and rows whose radix keys
+ * tie are then ordered by the full {@link RowComparators} comparison. The result equals {@link
+ * StableSort} with the lexicographic comparator of all key columns (ties keep their input order),
+ * at a fraction of the cost.
  */
 public final class KeySorter {
     private KeySorter() {}
@@ -131,7 +131,9 @@ public final class KeySorter {
                     int len = i - start;
                     int[] sub = new int[len];
                     System.arraycopy(out, start, sub, 0, len);
-                    int[] p = StableSort.sortedPermutation(len, (a, b) -> cmp.compare(sub[a], sub[b]));
+                    int[] p =
+                            StableSort.sortedPermutation(
+                                    len, (a, b) -> cmp.compare(sub[a], sub[b]));
                     for (int j = 0; j < len; j++) {
                         out[start + j] = sub[p[j]];
                     }

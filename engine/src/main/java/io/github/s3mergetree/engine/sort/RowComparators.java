@@ -25,8 +25,8 @@ import java.util.List;
 /**
  * ClickHouse's sort order for the values of a column, as ORDER BY keys use it: integers by value
  * (signed or unsigned per type), floats with NaN after everything, strings and FixedString and IPv6
- * byte-wise, UUID as ClickHouse's UInt128 (low half first), NULL after every value, arrays and tuples
- * lexicographically.
+ * byte-wise, UUID as ClickHouse's UInt128 (low half first), NULL after every value, arrays and
+ * tuples lexicographically.
  */
 public final class RowComparators {
     private RowComparators() {}
@@ -139,14 +139,18 @@ public final class RowComparators {
                 StringColumn rc = (StringColumn) right;
                 return (a, b) ->
                         Arrays.compareUnsigned(
-                                sc.bytes(), sc.start(a), sc.end(a), rc.bytes(), rc.start(b), rc.end(b));
+                                sc.bytes(),
+                                sc.start(a),
+                                sc.end(a),
+                                rc.bytes(),
+                                rc.start(b),
+                                rc.end(b));
             }
             default -> throw new IllegalArgumentException("cannot compare " + type.name());
         }
     }
 
-    private static RowComparator fixedBytes(
-            DataType type, FixedBytesColumn c, FixedBytesColumn r) {
+    private static RowComparator fixedBytes(DataType type, FixedBytesColumn c, FixedBytesColumn r) {
         int w = c.width();
         byte[] d = c.data();
         byte[] e = r.data();

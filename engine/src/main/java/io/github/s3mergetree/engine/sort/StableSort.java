@@ -2,8 +2,9 @@ package io.github.s3mergetree.engine.sort;
 
 /**
  * A stable merge sort of row indexes by a {@link RowComparator}: the permutation that orders an
- * insert block by its sorting key, rows with equal keys keeping their arrival order (as ClickHouse's
- * stable sort of insert blocks does, which ReplacingMergeTree without a version relies on).
+ * insert block by its sorting key, rows with equal keys keeping their arrival order (as
+ * ClickHouse's stable sort of insert blocks does, which ReplacingMergeTree without a version relies
+ * on).
  */
 public final class StableSort {
     private static final int INSERTION_THRESHOLD = 24;

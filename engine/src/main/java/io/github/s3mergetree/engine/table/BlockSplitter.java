@@ -17,8 +17,8 @@ import java.util.Map;
 
 /**
  * Splits an insert block by partition and sorts each piece by the sorting key (ClickHouse's {@code
- * MergeTreeDataWriter::splitBlockIntoParts} followed by the stable sort of {@code
- * writeTempPart}). Rows with equal keys keep their arrival order.
+ * MergeTreeDataWriter::splitBlockIntoParts} followed by the stable sort of {@code writeTempPart}).
+ * Rows with equal keys keep their arrival order.
  */
 public final class BlockSplitter {
     private BlockSplitter() {}
@@ -44,7 +44,10 @@ public final class BlockSplitter {
                 scratch.reset();
                 for (int k = 0; k < keys.partitionTypes().size(); k++) {
                     ValueSerde.write(
-                            keys.partitionTypes().get(k), keys.partitionColumns().get(k), r, scratch);
+                            keys.partitionTypes().get(k),
+                            keys.partitionColumns().get(k),
+                            r,
+                            scratch);
                 }
                 ByteBuffer key = ByteBuffer.wrap(scratch.toByteArray());
                 Integer g = index.get(key);
@@ -73,7 +76,8 @@ public final class BlockSplitter {
             int[] perm =
                     keys.sortingTypes().isEmpty()
                             ? rowsOfGroup
-                            : KeySorter.sort(keys.sortingTypes(), keys.sortingColumns(), rowsOfGroup);
+                            : KeySorter.sort(
+                                    keys.sortingTypes(), keys.sortingColumns(), rowsOfGroup);
             boolean identity = perm.length == rows && isIdentity(perm);
             Block sorted = identity ? block : block.permute(perm, perm.length);
             List<Column> pkCols = new ArrayList<>();
@@ -86,7 +90,9 @@ public final class BlockSplitter {
                             keys.sortingNames().subList(0, keys.primaryKeySize()),
                             keys.sortingTypes().subList(0, keys.primaryKeySize()),
                             pkCols);
-            out.add(new PartitionedBlock(partitionData(keys, rowsOfGroup[0], groupKeys.get(g)), sorted, pk));
+            out.add(
+                    new PartitionedBlock(
+                            partitionData(keys, rowsOfGroup[0], groupKeys.get(g)), sorted, pk));
         }
         return out;
     }

@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * A MergeTree table in a directory: inserts become parts (split by partition, sorted, reduced per
  * engine when {@code optimize_on_insert}, written to a temporary directory, then committed with
  * block numbers), merges replace contiguous parts by one, and the directory always holds a
- * consistent table — whatever crashes — because a part becomes visible only by an atomic rename
- * and a merged part hides its sources by covering their block range.
+ * consistent table — whatever crashes — because a part becomes visible only by an atomic rename and
+ * a merged part hides its sources by covering their block range.
  *
  * <p>Thread-safe: several threads (and processes) may insert and merge concurrently; the metadata
  * lock of {@link TableDirectory} orders publications.
@@ -56,13 +56,15 @@ public final class MergeTreeTable {
         this.layout = layout;
         this.clock = clock;
         this.writer = new PartWriter(layout.partFormat());
-        this.partLog = new PartLog(dir.root().resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl"));
+        this.partLog =
+                new PartLog(
+                        dir.root().resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl"));
     }
 
     /**
-     * Opens (creating if needed) the table at {@code root}. A directory created with another DDL
-     * is refused. Interrupted commits are completed; parts that cannot be loaded are moved to
-     * {@code detached/broken_*} with a logged reason.
+     * Opens (creating if needed) the table at {@code root}. A directory created with another DDL is
+     * refused. Interrupted commits are completed; parts that cannot be loaded are moved to {@code
+     * detached/broken_*} with a logged reason.
      */
     public static MergeTreeTable open(Path root, TableLayout layout, Clock clock)
             throws IOException {
@@ -106,7 +108,11 @@ public final class MergeTreeTable {
                 info(p);
             } catch (IOException | RuntimeException e) {
                 Path target = dir.detachBroken(p);
-                LOG.warn("Part {} cannot be loaded and was detached to {}: {}", p, target, e.toString());
+                LOG.warn(
+                        "Part {} cannot be loaded and was detached to {}: {}",
+                        p,
+                        target,
+                        e.toString());
             }
         }
     }
@@ -127,7 +133,9 @@ public final class MergeTreeTable {
                         f.toString(), size, "size " + e.getValue().fileSize(), "size " + size);
             }
         }
-        long rows = Long.parseLong(Files.readString(partDir.resolve("count.txt"), StandardCharsets.US_ASCII));
+        long rows =
+                Long.parseLong(
+                        Files.readString(partDir.resolve("count.txt"), StandardCharsets.US_ASCII));
         long uncompressed = 0;
         for (var e : c.entries().entrySet()) {
             if (e.getKey().endsWith(".bin")) {
@@ -189,10 +197,14 @@ public final class MergeTreeTable {
                 Block rows = pb.rows();
                 Block pk = pb.primaryKey();
                 if (layout.settings().optimizeOnInsert()
-                        && layout.mergingMode().kind() != io.github.s3mergetree.engine.merge.MergingMode.Kind.ORDINARY) {
+                        && layout.mergingMode().kind()
+                                != io.github.s3mergetree.engine.merge.MergingMode.Kind.ORDINARY) {
                     List<Column> k = layout.sortingKey().evaluate(rows, layout.evaluation());
-                    rows = InsertReduction.reduce(rows, k, layout.mergingMode(), layout.sortingKey());
-                    List<Column> reducedKeys = layout.sortingKey().evaluate(rows, layout.evaluation());
+                    rows =
+                            InsertReduction.reduce(
+                                    rows, k, layout.mergingMode(), layout.sortingKey());
+                    List<Column> reducedKeys =
+                            layout.sortingKey().evaluate(rows, layout.evaluation());
                     pk =
                             new Block(
                                     pk.names(),
@@ -218,7 +230,8 @@ public final class MergeTreeTable {
         Path tmp = dir.newTemporaryPartDirectory("insert", partition.partitionId());
         try {
             WrittenPartFiles files =
-                    writer.write(new PartWriter.Input(rows, pk, partition, layout.columnCodecs()), tmp);
+                    writer.write(
+                            new PartWriter.Input(rows, pk, partition, layout.columnCodecs()), tmp);
             return new TemporaryPart(tmp, partition, files);
         } catch (IOException | RuntimeException e) {
             Parts.deleteRecursively(tmp);
@@ -227,7 +240,8 @@ public final class MergeTreeTable {
     }
 
     private void checkColumns(Block block) {
-        if (!block.names().equals(layout.columnNames()) || !block.types().equals(layout.columnTypes())) {
+        if (!block.names().equals(layout.columnNames())
+                || !block.types().equals(layout.columnTypes())) {
             throw new IllegalArgumentException(
                     "block columns "
                             + describe(block.names(), block.types())
@@ -247,8 +261,8 @@ public final class MergeTreeTable {
     }
 
     /**
-     * How long an insert into the partitions of {@code parts} should wait first, and refuses it when
-     * a partition has {@code parts_to_throw_insert} active parts (ClickHouse's {@code
+     * How long an insert into the partitions of {@code parts} should wait first, and refuses it
+     * when a partition has {@code parts_to_throw_insert} active parts (ClickHouse's {@code
      * delayInsertOrThrowIfNeeded}): the delay grows from 0 at {@code parts_to_delay_insert} to
      * {@code max_delay_to_insert} at the limit.
      *
@@ -266,8 +280,9 @@ public final class MergeTreeTable {
                 throw new TooManyPartsException(id, n, s.partsToThrowInsert());
             }
             if (n >= s.partsToDelayInsert()) {
-                double k = (double) (n - s.partsToDelayInsert() + 1)
-                        / (s.partsToThrowInsert() - s.partsToDelayInsert());
+                double k =
+                        (double) (n - s.partsToDelayInsert() + 1)
+                                / (s.partsToThrowInsert() - s.partsToDelayInsert());
                 long d = (long) Math.pow(s.maxDelayToInsert().toMillis(), Math.min(1.0, k));
                 delay = Math.max(delay, d);
             }

@@ -175,8 +175,8 @@ public final class TableDirectory {
      * meanwhile is never covered and lost), then renames it into place. From then on the sources
      * are covered, hence outdated.
      *
-     * @return false if the sources are no longer exactly the active parts of the range (the
-     *     merged part is then deleted)
+     * @return false if the sources are no longer exactly the active parts of the range (the merged
+     *     part is then deleted)
      */
     public boolean publishMerge(Path mergedTmp, PartName name, List<PartName> sources)
             throws IOException {
@@ -206,10 +206,7 @@ public final class TableDirectory {
     private Path commitRecord(String token) {
         String safe = token.replaceAll("[^A-Za-z0-9_.-]", "_");
         if (safe.length() > 150) {
-            safe =
-                    safe.substring(0, 100)
-                            + "-"
-                            + Integer.toHexString(token.hashCode());
+            safe = safe.substring(0, 100) + "-" + Integer.toHexString(token.hashCode());
         }
         return root.resolve(METADATA_DIR).resolve(COMMITS_DIR).resolve(safe + ".txt");
     }
@@ -355,7 +352,8 @@ public final class TableDirectory {
             int n = 0;
             try (Stream<Path> s = Files.list(root)) {
                 for (Path p : s.toList()) {
-                    if (!Files.isDirectory(p) || !p.getFileName().toString().startsWith(TMP_PREFIX)) {
+                    if (!Files.isDirectory(p)
+                            || !p.getFileName().toString().startsWith(TMP_PREFIX)) {
                         continue;
                     }
                     java.time.Instant modified = Files.getLastModifiedTime(p).toInstant();
@@ -371,8 +369,8 @@ public final class TableDirectory {
 
     /**
      * Deletes parts covered by a bigger active part for longer than {@code oldPartsLifetime}
-     * (ClickHouse's {@code old_parts_lifetime}, 480 s), so readers that still hold them can
-     * finish. The time a part became outdated is the creation time of the part covering it.
+     * (ClickHouse's {@code old_parts_lifetime}, 480 s), so readers that still hold them can finish.
+     * The time a part became outdated is the creation time of the part covering it.
      *
      * @return the names of the deleted parts
      */

@@ -15,8 +15,8 @@ import java.util.Map;
  * Everything the table layer needs to know about a MergeTree table, resolved once from its DDL:
  * columns, keys, codecs, the engine's merging mode, the part format and the table settings.
  *
- * @param ddl the table's CREATE TABLE statement (stored in the table directory; a table opened
- *     with another DDL is refused)
+ * @param ddl the table's CREATE TABLE statement (stored in the table directory; a table opened with
+ *     another DDL is refused)
  */
 public record TableLayout(
         String ddl,
@@ -41,7 +41,10 @@ public record TableLayout(
         }
         if (primaryKeySize > sortingKey.size()) {
             throw new IllegalArgumentException(
-                    "primary key size " + primaryKeySize + " > sorting key size " + sortingKey.size());
+                    "primary key size "
+                            + primaryKeySize
+                            + " > sorting key size "
+                            + sortingKey.size());
         }
     }
 

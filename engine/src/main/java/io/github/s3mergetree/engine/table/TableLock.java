@@ -59,9 +59,7 @@ final class TableLock {
         }
         FileChannel ch = null;
         try {
-            ch =
-                    FileChannel.open(
-                            lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             return new Held(ch, ch.lock());
         } catch (IOException | RuntimeException e) {
             if (ch != null) {

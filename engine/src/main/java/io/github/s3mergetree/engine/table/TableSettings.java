@@ -11,8 +11,7 @@ import java.time.Duration;
  * @param maxDelayToInsert {@code max_delay_to_insert} (1 s): the longest delay
  * @param oldPartsLifetime {@code old_parts_lifetime} (480 s): how long merged-away parts stay
  * @param temporaryDirectoriesLifetime {@code temporary_directories_lifetime} (86400 s)
- * @param maxBytesToMergeAtMaxSpaceInPool {@code max_bytes_to_merge_at_max_space_in_pool} (150
- *     GiB)
+ * @param maxBytesToMergeAtMaxSpaceInPool {@code max_bytes_to_merge_at_max_space_in_pool} (150 GiB)
  * @param mergeMaxBlockSize {@code merge_max_block_size} (8192 rows per merge block)
  * @param maxPartsToMergeAtOnce {@code max_parts_to_merge_at_once} (100)
  * @param optimizeOnInsert {@code optimize_on_insert} (true): apply the engine's merge semantics

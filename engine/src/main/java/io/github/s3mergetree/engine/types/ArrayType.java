@@ -1,6 +1,8 @@
 package io.github.s3mergetree.engine.types;
 
-/** {@code Array(T)}: per-row element counts in a {@code .size<k>} stream, elements in T's streams. */
+/**
+ * {@code Array(T)}: per-row element counts in a {@code .size<k>} stream, elements in T's streams.
+ */
 public final class ArrayType extends DataType {
     private final DataType element;
 

@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * {@code DateTime} or {@code DateTime('tz')}: seconds since the epoch as UInt32. The time zone only
- * affects rendering and time functions (toYYYYMM, toStartOfDay, ...); without one the server's
- * time zone applies.
+ * affects rendering and time functions (toYYYYMM, toStartOfDay, ...); without one the server's time
+ * zone applies.
  */
 public final class DateTimeType extends DataType {
     private final String timeZone;

@@ -1,8 +1,8 @@
 package io.github.s3mergetree.engine.types;
 
 /**
- * {@code Decimal(P, S)}: a signed integer of value·10^S whose width follows from P (≤ 9: 32 bits,
- * ≤ 18: 64, ≤ 38: 128, ≤ 76: 256), exactly as ClickHouse stores Decimal32/64/128/256.
+ * {@code Decimal(P, S)}: a signed integer of value·10^S whose width follows from P (≤ 9: 32 bits, ≤
+ * 18: 64, ≤ 38: 128, ≤ 76: 256), exactly as ClickHouse stores Decimal32/64/128/256.
  */
 public final class DecimalType extends DataType {
     private final int precision;

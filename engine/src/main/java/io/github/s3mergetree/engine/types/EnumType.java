@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code Enum8('a' = 1, ...)} / {@code Enum16(...)}: stored as Int8/Int16 of the value; names map to
- * values. The canonical name lists the elements ordered by value, as ClickHouse prints it.
+ * {@code Enum8('a' = 1, ...)} / {@code Enum16(...)}: stored as Int8/Int16 of the value; names map
+ * to values. The canonical name lists the elements ordered by value, as ClickHouse prints it.
  */
 public final class EnumType extends DataType {
     private final List<String> names;

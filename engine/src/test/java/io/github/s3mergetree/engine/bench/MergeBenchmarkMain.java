@@ -30,13 +30,28 @@ public final class MergeBenchmarkMain {
         Path dir = root.resolve("engine/target/bench-data");
         int runs = Integer.getInteger("bench.runs", 5);
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "%-8s %6s %10s %10s %12s %12s %8s", "dataset", "parts", "rows", "MB", "ours MB/s", "chDB MB/s", "ratio"));
+        lines.add(
+                String.format(
+                        Locale.ROOT,
+                        "%-8s %6s %10s %10s %12s %12s %8s",
+                        "dataset",
+                        "parts",
+                        "rows",
+                        "MB",
+                        "ours MB/s",
+                        "chDB MB/s",
+                        "ratio"));
         Path work = Files.createTempDirectory("merge-bench");
         try (ChDb ch = ChDb.start(work.resolve("chdb"))) {
             for (String dataset : List.of("numeric", "posts")) {
                 String ddl = Files.readString(dir.resolve(dataset + ".sql"));
                 TableLayout layout = TableLayouts.fromDdl(ddl);
-                Block all = RowBinary.read(Files.readAllBytes(dir.resolve(dataset + ".rowbinary")), layout.columnNames(), layout.columnTypes(), dataset);
+                Block all =
+                        RowBinary.read(
+                                Files.readAllBytes(dir.resolve(dataset + ".rowbinary")),
+                                layout.columnNames(),
+                                layout.columnTypes(),
+                                dataset);
                 Path source = work.resolve(dataset + "-source");
                 MergeTreeTable table = MergeTreeTable.open(source, layout, Clock.systemUTC());
                 int parts = 10;
@@ -74,9 +89,12 @@ public final class MergeBenchmarkMain {
                 String chDdl = ddl.strip().replaceAll(";$", "");
                 for (int r = 0; r < runs; r++) {
                     String name = dataset + "_m" + r;
-                    String create = chDdl.replaceFirst("(?i)CREATE TABLE\\s+\\S+", "CREATE TABLE " + name)
-                            + (chDdl.toUpperCase(Locale.ROOT).contains(" SETTINGS ") ? ", " : " SETTINGS ")
-                            + "max_parts_to_merge_at_once = 1";
+                    String create =
+                            chDdl.replaceFirst("(?i)CREATE TABLE\\s+\\S+", "CREATE TABLE " + name)
+                                    + (chDdl.toUpperCase(Locale.ROOT).contains(" SETTINGS ")
+                                            ? ", "
+                                            : " SETTINGS ")
+                                    + "max_parts_to_merge_at_once = 1";
                     ch.execute(create);
                     for (ActivePart p : sources) {
                         ch.attachPart(name, source.resolve(p.name().toString()));
@@ -84,11 +102,25 @@ public final class MergeBenchmarkMain {
                     long t0 = System.nanoTime();
                     ch.execute("OPTIMIZE TABLE " + name + " FINAL");
                     double secs = (System.nanoTime() - t0) / 1e9;
-                    long bytes = ch.queryLong("SELECT sum(data_uncompressed_bytes) FROM system.parts WHERE database = currentDatabase() AND table = '" + name + "' AND active");
+                    long bytes =
+                            ch.queryLong(
+                                    "SELECT sum(data_uncompressed_bytes) FROM system.parts WHERE database = currentDatabase() AND table = '"
+                                            + name
+                                            + "' AND active");
                     chBest = Math.max(chBest, bytes / 1e6 / secs);
                     ch.execute("DROP TABLE " + name + " SYNC");
                 }
-                lines.add(String.format(Locale.ROOT, "%-8s %6d %10d %10.1f %12.1f %12.1f %7.2fx", dataset, sources.size(), rows, mergedBytes / 1e6, best, chBest, best / chBest));
+                lines.add(
+                        String.format(
+                                Locale.ROOT,
+                                "%-8s %6d %10d %10.1f %12.1f %12.1f %7.2fx",
+                                dataset,
+                                sources.size(),
+                                rows,
+                                mergedBytes / 1e6,
+                                best,
+                                chBest,
+                                best / chBest));
             }
         } finally {
             Parts.deleteRecursively(work);

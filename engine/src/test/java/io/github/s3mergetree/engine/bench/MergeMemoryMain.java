@@ -16,7 +16,8 @@ import java.time.Clock;
 /**
  * Peak memory of a merge of large parts. {@code write DATA_DIR TABLE_DIR PARTS}: inserts the posts
  * data set {@code PARTS} times (one part each). {@code merge DATA_DIR TABLE_DIR}: merges all parts
- * into one and prints the peak heap use (run it with a small {@code -Xmx} to show the bound).
+ * a copy of the table into one and prints the peak heap use (run it with a small {@code -Xmx} to
+ * find the bound).
  */
 public final class MergeMemoryMain {
     public static void main(String[] args) throws Exception {
@@ -24,14 +25,21 @@ public final class MergeMemoryMain {
         Path tableDir = Path.of(args[2]);
         TableLayout layout = TableLayouts.fromDdl(Files.readString(data.resolve("posts.sql")));
         if (args[0].equals("write")) {
-            Block all = RowBinary.read(Files.readAllBytes(data.resolve("posts.rowbinary")), layout.columnNames(), layout.columnTypes(), "posts");
+            Block all =
+                    RowBinary.read(
+                            Files.readAllBytes(data.resolve("posts.rowbinary")),
+                            layout.columnNames(),
+                            layout.columnTypes(),
+                            "posts");
             MergeTreeTable t = MergeTreeTable.open(tableDir, layout, Clock.systemUTC());
             for (int i = 0; i < Integer.parseInt(args[3]); i++) {
                 t.insert(all);
             }
             return;
         }
-        MergeTreeTable t = MergeTreeTable.open(tableDir, layout, Clock.systemUTC());
+        Path copy = Files.createTempDirectory("merge-memory");
+        MergeBenchmarkMain.copyTree(tableDir, copy.resolve("t"));
+        MergeTreeTable t = MergeTreeTable.open(copy.resolve("t"), layout, Clock.systemUTC());
         long before = 0;
         long rows = 0;
         for (ActivePart p : t.activeParts()) {
@@ -58,5 +66,6 @@ public final class MergeMemoryMain {
                 secs,
                 peak / 1e6,
                 Runtime.getRuntime().maxMemory() / 1e6);
+        io.github.s3mergetree.engine.part.Parts.deleteRecursively(copy);
     }
 }

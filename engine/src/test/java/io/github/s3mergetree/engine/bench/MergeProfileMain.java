@@ -10,13 +10,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 
-/** Merges 10 parts of a data set repeatedly, for a profiler: {@code MergeProfileMain DIR DATASET N}. */
+/**
+ * Merges 10 parts of a data set repeatedly, for a profiler: {@code MergeProfileMain DIR DATASET N}.
+ */
 public final class MergeProfileMain {
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         String dataset = args[1];
         TableLayout layout = TableLayouts.fromDdl(Files.readString(dir.resolve(dataset + ".sql")));
-        Block all = RowBinary.read(Files.readAllBytes(dir.resolve(dataset + ".rowbinary")), layout.columnNames(), layout.columnTypes(), dataset);
+        Block all =
+                RowBinary.read(
+                        Files.readAllBytes(dir.resolve(dataset + ".rowbinary")),
+                        layout.columnNames(),
+                        layout.columnTypes(),
+                        dataset);
         Path work = Files.createTempDirectory("merge-profile");
         Path source = work.resolve("source");
         MergeTreeTable table = MergeTreeTable.open(source, layout, Clock.systemUTC());

@@ -26,10 +26,10 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The engine's write path on one core: an insert block (already in memory as columns) is split by
- * partition, sorted by the ORDER BY key, serialized, compressed, checksummed and written as parts
- * — what ClickHouse does for {@code INSERT INTO t SELECT * FROM <in-memory source>} with one
- * insert thread. Data sets are prepared by {@code tools/bench/prepare-write-bench.js} into the
- * directory of the system property {@code bench.dir}; run through {@link WriteBenchmarkMain}.
+ * partition, sorted by the ORDER BY key, serialized, compressed, checksummed and written as parts —
+ * what ClickHouse does for {@code INSERT INTO t SELECT * FROM <in-memory source>} with one insert
+ * thread. Data sets are prepared by {@code tools/bench/prepare-write-bench.js} into the directory
+ * of the system property {@code bench.dir}; run through {@link WriteBenchmarkMain}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

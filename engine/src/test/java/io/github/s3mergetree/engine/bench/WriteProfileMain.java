@@ -1,7 +1,6 @@
 package io.github.s3mergetree.engine.bench;
 
 import io.github.s3mergetree.engine.part.TemporaryPart;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -22,7 +21,9 @@ public final class WriteProfileMain {
             long bytes = parts.stream().mapToLong(p -> p.files().dataUncompressedBytes()).sum();
             long t1 = System.nanoTime();
             b.removeParts();
-            System.out.printf("%d: %.0f ms, %.1f MB/s%n", i, (t1 - t0) / 1e6, bytes / 1e3 / ((t1 - t0) / 1e6));
+            System.out.printf(
+                    "%d: %.0f ms, %.1f MB/s%n",
+                    i, (t1 - t0) / 1e6, bytes / 1e3 / ((t1 - t0) / 1e6));
         }
         b.close();
     }

@@ -109,8 +109,7 @@ class ChDbCompatibilityTest {
                         "d = toDate('2024-01-01') + (toUInt16(d) % 20), s = toString(x % 3)"),
                 Arguments.of(
                         "date_partition",
-                        "(d Date, x UInt64)"
-                                + " ENGINE = MergeTree PARTITION BY d ORDER BY x",
+                        "(d Date, x UInt64)" + " ENGINE = MergeTree PARTITION BY d ORDER BY x",
                         "d = toDate('2024-01-01') + (toUInt16(d) % 5)"),
                 Arguments.of(
                         "portable_profile",
@@ -146,10 +145,13 @@ class ChDbCompatibilityTest {
         TableSchema schema = TableSchema.parse("CREATE TABLE " + ours + " " + tableSpec);
         ch.execute("CREATE TABLE " + ref + " " + tableSpec);
         ch.execute(schema.toCreateTableSql());
-        TableLayout layout = TableLayouts.fromSchema(schema, io.github.s3mergetree.engine.expr.EvaluationContext.utc(), true);
+        TableLayout layout =
+                TableLayouts.fromSchema(
+                        schema, io.github.s3mergetree.engine.expr.EvaluationContext.utc(), true);
         StringBuilder structure = new StringBuilder();
         for (int i = 0; i < layout.columnNames().size(); i++) {
-            structure.append(i > 0 ? ", " : "")
+            structure
+                    .append(i > 0 ? ", " : "")
                     .append(layout.columnNames().get(i))
                     .append(' ')
                     .append(layout.columnTypes().get(i).name());
@@ -159,13 +161,26 @@ class ChDbCompatibilityTest {
         int inserts = 3;
         for (int i = 0; i < inserts; i++) {
             Path data = tmp.resolve(name + "_" + i + ".bin");
-            String gen = "SELECT * FROM generateRandom('" + st + "', " + (17 + i) + ", 16, 3) LIMIT 3000";
+            String gen =
+                    "SELECT * FROM generateRandom('"
+                            + st
+                            + "', "
+                            + (17 + i)
+                            + ", 16, 3) LIMIT 3000";
             String select =
                     replace.isEmpty()
                             ? gen
                             : "SELECT * REPLACE (" + replaceList(replace) + ") FROM (" + gen + ")";
-            ch.execute("SELECT * FROM (" + select + ") INTO OUTFILE '" + data + "' FORMAT RowBinary");
-            ch.execute("INSERT INTO " + ref + " SELECT * FROM file('" + data + "', RowBinary, '" + st + "')");
+            ch.execute(
+                    "SELECT * FROM (" + select + ") INTO OUTFILE '" + data + "' FORMAT RowBinary");
+            ch.execute(
+                    "INSERT INTO "
+                            + ref
+                            + " SELECT * FROM file('"
+                            + data
+                            + "', RowBinary, '"
+                            + st
+                            + "')");
             Block block =
                     RowBinary.read(
                             Files.readAllBytes(data),
@@ -189,7 +204,13 @@ class ChDbCompatibilityTest {
             String a = ch.query(q + ours);
             String b = ch.query(q + ref);
             if (!a.equals(b)) {
-                perColumn.append(c).append(": ours ").append(a).append(" ref ").append(b).append('\n');
+                perColumn
+                        .append(c)
+                        .append(": ours ")
+                        .append(a)
+                        .append(" ref ")
+                        .append(b)
+                        .append('\n');
                 perColumn.append(
                         ch.query(
                                 "SELECT * FROM (SELECT "
@@ -214,7 +235,10 @@ class ChDbCompatibilityTest {
         assertThat(ch.query(String.format(perPartition, ours)))
                 .isEqualTo(ch.query(String.format(perPartition, ref)));
         // a query that uses the primary key reads the same rows
-        String firstKey = layout.sortingKey().isEmpty() ? null : layout.sortingKey().elements().get(0).toSql();
+        String firstKey =
+                layout.sortingKey().isEmpty()
+                        ? null
+                        : layout.sortingKey().elements().get(0).toSql();
         if (firstKey != null) {
             String q =
                     "SELECT count(), sum(cityHash64(*)) FROM %s WHERE "
@@ -222,7 +246,8 @@ class ChDbCompatibilityTest {
                             + " <= (SELECT "
                             + firstKey
                             + " FROM %s ORDER BY 1 LIMIT 1 OFFSET 1000)";
-            assertThat(ch.query(String.format(q, ours, ours))).isEqualTo(ch.query(String.format(q, ref, ref)));
+            assertThat(ch.query(String.format(q, ours, ours)))
+                    .isEqualTo(ch.query(String.format(q, ref, ref)));
         }
     }
 

@@ -7,9 +7,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.part.CorruptPartException;
-
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,6 +16,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class CompressedBlockReaderTest {
 

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.hash.HashingOutput;
-
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,6 +13,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class CompressedBlockWriterTest {
 

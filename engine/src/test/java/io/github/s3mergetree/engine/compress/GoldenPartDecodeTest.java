@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.hash.HashingOutput;
-
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 
 /** Decodes the golden parts ClickHouse wrote and checks them against their own checksums.txt. */
 class GoldenPartDecodeTest {

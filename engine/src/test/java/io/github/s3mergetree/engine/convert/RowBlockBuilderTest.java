@@ -46,7 +46,15 @@ class RowBlockBuilderTest {
     @Test
     void convertsValuesByClickHouseRules() {
         RowBlockBuilder b = builder();
-        b.addRow(255, "2024-02-29", "2024-01-01 05:30:00", "2024-01-01 00:00:01.234", "12.349", "ab", "b", null);
+        b.addRow(
+                255,
+                "2024-02-29",
+                "2024-01-01 05:30:00",
+                "2024-01-01 00:00:01.234",
+                "12.349",
+                "ab",
+                "b",
+                null);
         b.addRow(0L, LocalDate.of(1970, 1, 2), 0, 5L, new BigDecimal("-1"), "abc", 1, 42);
         Block block = b.build();
         assertThat(block.rows()).isEqualTo(2);

@@ -8,18 +8,16 @@ import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbException;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.engine.types.DataTypes;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link DdlParser} and {@link TableSchema}: the reference DDLs, round trips through {@link
@@ -163,8 +161,8 @@ class DdlParserTest {
         String[] keys =
                 db.rows(
                                 "SELECT partition_key, sorting_key, primary_key, engine FROM"
-                                    + " system.tables WHERE database = currentDatabase() AND name ="
-                                    + " '"
+                                        + " system.tables WHERE database = currentDatabase() AND name ="
+                                        + " '"
                                         + table
                                         + "'")
                         .get(0);

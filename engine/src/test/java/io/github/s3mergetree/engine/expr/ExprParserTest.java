@@ -9,12 +9,10 @@ import io.github.s3mergetree.engine.column.IntColumn;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.engine.types.DataTypes;
-
-import org.junit.jupiter.api.Test;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** Parsing, printing, naming and typing of expressions and keys (no chDB needed). */
 class ExprParserTest {

@@ -3,7 +3,6 @@ package io.github.s3mergetree.engine.expr;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DateTime64Type;
 import io.github.s3mergetree.engine.types.TypeKind;
-
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;

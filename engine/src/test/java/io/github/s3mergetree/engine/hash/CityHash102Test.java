@@ -3,8 +3,6 @@ package io.github.s3mergetree.engine.hash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +11,7 @@ import java.nio.file.Paths;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class CityHash102Test {
 

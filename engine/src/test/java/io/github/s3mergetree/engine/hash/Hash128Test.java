@@ -3,9 +3,8 @@ package io.github.s3mergetree.engine.hash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.Test;
-
 import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
 
 class Hash128Test {
 

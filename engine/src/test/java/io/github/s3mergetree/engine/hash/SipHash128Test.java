@@ -2,11 +2,10 @@ package io.github.s3mergetree.engine.hash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class SipHash128Test {
 

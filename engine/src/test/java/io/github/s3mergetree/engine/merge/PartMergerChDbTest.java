@@ -26,9 +26,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Merges parts we wrote and compares the result with ClickHouse's own {@code OPTIMIZE TABLE …
@@ -82,7 +82,8 @@ class PartMergerChDbTest {
                         ? KeyExpression.EMPTY
                         : ExprParser.parseKey(partitionBy, columns, true);
         EvaluationContext ctx = EvaluationContext.utc();
-        PartWriter writer = new PartWriter(PartWriterOptions.defaults().withIndexGranularity(256, 10L << 20));
+        PartWriter writer =
+                new PartWriter(PartWriterOptions.defaults().withIndexGranularity(256, 10L << 20));
         Map<String, List<PartReader>> partsByPartition = new LinkedHashMap<>();
         Map<String, PartitionData> partitionData = new LinkedHashMap<>();
         int block = 0;
@@ -92,11 +93,7 @@ class PartMergerChDbTest {
             ch.execute(
                     "INSERT INTO gen_" + name + " " + gen.replace("SEED", Integer.toString(i + 1)));
             ch.execute(
-                    "SELECT * FROM gen_"
-                            + name
-                            + " INTO OUTFILE '"
-                            + data
-                            + "' FORMAT RowBinary");
+                    "SELECT * FROM gen_" + name + " INTO OUTFILE '" + data + "' FORMAT RowBinary");
             ch.execute(
                     "INSERT INTO ref_"
                             + name
@@ -119,20 +116,26 @@ class PartMergerChDbTest {
                             sortingKey.size());
             for (PartitionedBlock pb : BlockSplitter.split(rows, keys)) {
                 block++;
-                Path partDir = dir.resolve(pb.partition().partitionId() + "_" + block + "_" + block + "_0");
+                Path partDir =
+                        dir.resolve(
+                                pb.partition().partitionId() + "_" + block + "_" + block + "_0");
                 Files.createDirectory(partDir);
                 // optimize_on_insert = 1, ClickHouse's default: the engine's reduction per insert
                 Block sorted = pb.rows();
                 Block reduced =
                         InsertReduction.reduce(
-                                sorted, sortingKey.evaluate(sorted, ctx), modeOf(engine), sortingKey);
+                                sorted,
+                                sortingKey.evaluate(sorted, ctx),
+                                modeOf(engine),
+                                sortingKey);
                 Block pk =
                         new Block(
                                 sortingKey.columnNames(),
                                 sortingKey.types(),
                                 sortingKey.evaluate(reduced, ctx));
                 writer.write(new PartWriter.Input(reduced, pk, pb.partition(), Map.of()), partDir);
-                partsByPartition.computeIfAbsent(pb.partition().partitionId(), k -> new ArrayList<>())
+                partsByPartition
+                        .computeIfAbsent(pb.partition().partitionId(), k -> new ArrayList<>())
                         .add(PartReader.open(partDir));
                 partitionData.put(pb.partition().partitionId(), pb.partition());
             }
@@ -153,11 +156,15 @@ class PartMergerChDbTest {
         PartMerger merger = new PartMerger(writer);
         for (var e : partsByPartition.entrySet()) {
             List<PartReader> sources = e.getValue();
-            long min = sources.get(0).name().isEmpty() ? 0 : Long.parseLong(sources.get(0).name().split("_")[1]);
+            long min =
+                    sources.get(0).name().isEmpty()
+                            ? 0
+                            : Long.parseLong(sources.get(0).name().split("_")[1]);
             Path out = dir.resolve(e.getKey() + "_" + min + "_" + block + "_1");
             PartMerger.Progress progress = new PartMerger.Progress();
             merger.merge(sources, spec, partitionData.get(e.getKey()), out, progress);
-            assertThat(progress.rowsRead()).isEqualTo(sources.stream().mapToLong(PartReader::rows).sum());
+            assertThat(progress.rowsRead())
+                    .isEqualTo(sources.stream().mapToLong(PartReader::rows).sum());
             PartReader.open(out).verify();
             ch.attachPart("ours_" + name, out);
         }
@@ -187,14 +194,27 @@ class PartMergerChDbTest {
                 .isGreaterThan(0);
         assertThat(ch.query("SELECT sum(cityHash64(" + cols + ")) FROM ours_" + name))
                 .isEqualTo(ch.query("SELECT sum(cityHash64(" + cols + ")) FROM ref_" + name));
-        assertThat(ch.query("SELECT groupArray(tuple(" + cols + ")) FROM (SELECT * FROM ours_" + name + " LIMIT 50)"))
-                .isEqualTo(ch.query("SELECT groupArray(tuple(" + cols + ")) FROM (SELECT * FROM ref_" + name + " LIMIT 50)"));
+        assertThat(
+                        ch.query(
+                                "SELECT groupArray(tuple("
+                                        + cols
+                                        + ")) FROM (SELECT * FROM ours_"
+                                        + name
+                                        + " LIMIT 50)"))
+                .isEqualTo(
+                        ch.query(
+                                "SELECT groupArray(tuple("
+                                        + cols
+                                        + ")) FROM (SELECT * FROM ref_"
+                                        + name
+                                        + " LIMIT 50)"));
     }
 
     private static String generator(String name, String structure) {
         return switch (name) {
             case "Collapsing" ->
-                    // a change log: insert SEED cancels each key's previous state (-1) and writes the
+                    // a change log: insert SEED cancels each key's previous state (-1) and writes
+                    // the
                     // new one (+1); keys with k % 7 = SEED are deleted (cancel only)
                     "SELECT k, sign, v FROM (SELECT toUInt8(number) AS k FROM numbers(50)) ARRAY JOIN"
                             + " if(SEED = 1, [(1, toString(SEED))], if(k % 7 = SEED, [(-1, toString(SEED - 1))],"
@@ -208,8 +228,7 @@ class PartMergerChDbTest {
                     "SELECT toUInt8(number % 40) AS k, toInt32(number % 5) - 2 AS x, toInt32(number) AS y FROM numbers(500)";
             case "Partitioned" ->
                     "SELECT toDate('2024-01-20') + (cityHash64(number, SEED) % 40) AS d, toInt32(cityHash64(number, SEED, 1) % 1000) - 500 AS k, toString(number) AS s FROM numbers(3000)";
-            default ->
-                    "SELECT * FROM generateRandom('" + structure + "', SEED, 12, 3) LIMIT 2000";
+            default -> "SELECT * FROM generateRandom('" + structure + "', SEED, 12, 3) LIMIT 2000";
         };
     }
 

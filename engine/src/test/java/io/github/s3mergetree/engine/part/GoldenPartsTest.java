@@ -17,15 +17,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The golden parts ClickHouse 26.7 and 18.16 wrote (shared/reference/parts) are verified and read
- * back exactly, and a part we rewrite from them matches ClickHouse's byte for byte where the
- * format is deterministic (marks, primary index, partition files, uncompressed stream contents).
+ * back exactly, and a part we rewrite from them matches ClickHouse's byte for byte where the format
+ * is deterministic (marks, primary index, partition files, uncompressed stream contents).
  */
 class GoldenPartsTest {
     @TempDir Path tmp;

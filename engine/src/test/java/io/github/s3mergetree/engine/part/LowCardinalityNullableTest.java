@@ -38,7 +38,9 @@ class LowCardinalityNullableTest {
         Path part = tmp.resolve("all_1_1_0");
         Files.createDirectory(part);
         new PartWriter(PartWriterOptions.defaults())
-                .write(new PartWriter.Input(block, pk, PartitionData.UNPARTITIONED, Map.of()), part);
+                .write(
+                        new PartWriter.Input(block, pk, PartitionData.UNPARTITIONED, Map.of()),
+                        part);
         Block back = PartReader.open(part).readAll();
         NullableColumn col = (NullableColumn) back.column(1);
         for (int i = 0; i < 2000; i++) {
@@ -52,10 +54,13 @@ class LowCardinalityNullableTest {
             }
         }
         try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
-            ch.execute("CREATE TABLE t (id UInt64, v LowCardinality(Nullable(String))) ENGINE = MergeTree ORDER BY id");
+            ch.execute(
+                    "CREATE TABLE t (id UInt64, v LowCardinality(Nullable(String))) ENGINE = MergeTree ORDER BY id");
             ch.attachPart("t", part);
             ch.assertCheckTablePasses("t");
-            assertThat(ch.query("SELECT countIf(v IS NULL), countIf(v = ''), countIf(v = 'a'), countIf(startsWith(v, 'b')) FROM t"))
+            assertThat(
+                            ch.query(
+                                    "SELECT countIf(v IS NULL), countIf(v = ''), countIf(v = 'a'), countIf(startsWith(v, 'b')) FROM t"))
                     .isEqualTo("750\t750\t250\t250");
         }
     }

@@ -44,7 +44,12 @@ class PartWriterSmokeTest {
                             + data
                             + "' FORMAT RowBinary");
             for (String t : List.of("ref", "ours")) {
-                ch.execute("CREATE TABLE " + t + " (" + structure + ") ENGINE = MergeTree ORDER BY id");
+                ch.execute(
+                        "CREATE TABLE "
+                                + t
+                                + " ("
+                                + structure
+                                + ") ENGINE = MergeTree ORDER BY id");
             }
             ch.execute(
                     "INSERT INTO ref SELECT * FROM file('"
@@ -72,7 +77,9 @@ class PartWriterSmokeTest {
             assertThat(ch.query("SELECT sum(cityHash64(*)) FROM ours"))
                     .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM ref"));
             assertThat(ch.query("SELECT groupArray(id) FROM (SELECT id FROM ours LIMIT 5)"))
-                    .isEqualTo(ch.query("SELECT groupArray(id) FROM (SELECT id FROM ref ORDER BY id LIMIT 5)"));
+                    .isEqualTo(
+                            ch.query(
+                                    "SELECT groupArray(id) FROM (SELECT id FROM ref ORDER BY id LIMIT 5)"));
         }
     }
 }

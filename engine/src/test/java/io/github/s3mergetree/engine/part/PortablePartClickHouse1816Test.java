@@ -30,12 +30,6 @@ import io.github.s3mergetree.engine.types.FixedStringType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
 import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TypeKind;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,6 +48,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Our writer's portable profile ({@code index_granularity_bytes = 0}: {@code .mrk} marks, fixed

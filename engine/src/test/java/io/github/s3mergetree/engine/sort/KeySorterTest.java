@@ -94,8 +94,12 @@ class KeySorterTest {
                     return new java.math.BigInteger(64, r);
                 case "Float64":
                 case "Float32":
-                    double[] special = {Double.NaN, -0.0, 0.0, -1.5, Double.NEGATIVE_INFINITY, 3e10};
-                    return r.nextInt(3) == 0 ? special[r.nextInt(special.length)] : r.nextGaussian();
+                    double[] special = {
+                        Double.NaN, -0.0, 0.0, -1.5, Double.NEGATIVE_INFINITY, 3e10
+                    };
+                    return r.nextInt(3) == 0
+                            ? special[r.nextInt(special.length)]
+                            : r.nextGaussian();
                 case "Date":
                     return java.time.LocalDate.of(2024, 1, 1).plusDays(r.nextInt(30));
                 case "Date32":
@@ -105,10 +109,14 @@ class KeySorterTest {
                 case "DateTime64(3)":
                     return r.nextLong() >> 20;
                 case "String":
-                    String[] p = {"", "a", "ab", "abcdefgh", "abcdefghi", "abcdefghij", "b", "\u00ff"};
-                    return p[r.nextInt(p.length)] + (r.nextBoolean() ? "" : Integer.toString(r.nextInt(3)));
+                    String[] p = {
+                        "", "a", "ab", "abcdefgh", "abcdefghi", "abcdefghij", "b", "\u00ff"
+                    };
+                    return p[r.nextInt(p.length)]
+                            + (r.nextBoolean() ? "" : Integer.toString(r.nextInt(3)));
                 case "FixedString(3)":
-                    return new String(new char[] {(char) ('a' + r.nextInt(3)), (char) ('a' + r.nextInt(2))});
+                    return new String(
+                            new char[] {(char) ('a' + r.nextInt(3)), (char) ('a' + r.nextInt(2))});
                 case "UUID":
                     return new UUID(r.nextInt(3), r.nextLong());
                 case "Nullable(Int32)":

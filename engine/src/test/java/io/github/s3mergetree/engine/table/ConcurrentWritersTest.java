@@ -63,9 +63,12 @@ class ConcurrentWritersTest {
                                     int batch = writer * batchesEach + b;
                                     for (PartName n :
                                             t.commit(
-                                                    t.writeTemporaryParts(InsertWorker.batch(l, batch)),
+                                                    t.writeTemporaryParts(
+                                                            InsertWorker.batch(l, batch)),
                                                     "w" + writer + "-b" + b)) {
-                                        assertThat(names.add(n.toString())).as(n.toString()).isTrue();
+                                        assertThat(names.add(n.toString()))
+                                                .as(n.toString())
+                                                .isTrue();
                                     }
                                     scheduler.trigger();
                                 }

@@ -35,7 +35,8 @@ public final class InsertWorker {
                 new MergeScheduler(
                         table,
                         new SimpleMergeSelector(
-                                SimpleMergeSelector.Settings.defaults().withMaxPartsToMergeAtOnce(10)),
+                                SimpleMergeSelector.Settings.defaults()
+                                        .withMaxPartsToMergeAtOnce(10)),
                         pool,
                         2,
                         Clock.systemUTC());
@@ -53,7 +54,8 @@ public final class InsertWorker {
 
     static Block batch(TableLayout layout, int b) {
         RowBlockBuilder rows =
-                new RowBlockBuilder("t", layout.columnNames(), layout.columnTypes(), ZoneOffset.UTC);
+                new RowBlockBuilder(
+                        "t", layout.columnNames(), layout.columnTypes(), ZoneOffset.UTC);
         for (int j = 0; j < ROWS_PER_BATCH; j++) {
             long id = (long) b * ROWS_PER_BATCH + j;
             rows.addRow(LocalDate.of(2024, 1 + (int) (id % 3), 1), id, "row-" + id);

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real process-kill test: a child JVM inserts batches (and merges in the background) and is
  * killed with SIGKILL at random moments, several times; each restart replays from the last
- * journaled batch, relying on commit dedup tokens. The reloaded table holds every row exactly
- * once, every part passes verification, and no temporary directory is left visible as a part.
+ * journaled batch, relying on commit dedup tokens. The reloaded table holds every row exactly once,
+ * every part passes verification, and no temporary directory is left visible as a part.
  */
 class KillRecoveryTest {
     @TempDir Path tmp;

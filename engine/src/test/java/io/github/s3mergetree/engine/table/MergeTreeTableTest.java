@@ -113,10 +113,13 @@ class MergeTreeTableTest {
                 tmp.resolve(TableDirectory.METADATA_DIR).resolve("commits").resolve("crashed.txt");
         Files.writeString(
                 record,
-                parts.get(0).directory().getFileName() + "\t202401_7_7_0\n"
-                        + parts.get(1).directory().getFileName() + "\t202402_8_8_0\n");
+                parts.get(0).directory().getFileName()
+                        + "\t202401_7_7_0\n"
+                        + parts.get(1).directory().getFileName()
+                        + "\t202402_8_8_0\n");
         MergeTreeTable reopened = MergeTreeTable.open(tmp, l, Clock.systemUTC());
-        assertThat(reopened.activeParts()).extracting(p -> p.name().toString())
+        assertThat(reopened.activeParts())
+                .extracting(p -> p.name().toString())
                 .containsExactly("202401_7_7_0", "202402_8_8_0");
         assertThat(reopened.totalRows()).isEqualTo(10);
         assertThat(reopened.directory().isCommitted("crashed")).isTrue();
@@ -127,7 +130,8 @@ class MergeTreeTableTest {
     @Test
     void mergedAwayPartsAreDeletedAfterOldPartsLifetime() throws Exception {
         MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
-        TableLayout l = layout(TableSettings.defaults().withOldPartsLifetime(Duration.ofSeconds(480)));
+        TableLayout l =
+                layout(TableSettings.defaults().withOldPartsLifetime(Duration.ofSeconds(480)));
         MergeTreeTable t = MergeTreeTable.open(tmp, l, clock);
         for (int i = 0; i < 3; i++) {
             t.insert(rows(l, i * 10L, 10));
@@ -155,7 +159,8 @@ class MergeTreeTableTest {
                 .isInstanceOf(TooManyPartsException.class)
                 .hasMessageContaining("Too many parts (4)")
                 .hasMessageContaining("202401");
-        assertThatThrownBy(() -> t.insert(rows(l, 100, 1))).isInstanceOf(TooManyPartsException.class);
+        assertThatThrownBy(() -> t.insert(rows(l, 100, 1)))
+                .isInstanceOf(TooManyPartsException.class);
         assertThat(t.totalRows()).isEqualTo(4);
     }
 

@@ -46,7 +46,9 @@ public final class TestLayouts {
         Map<String, DataType> cols = structure(structure);
         KeyExpression sort = ExprParser.parseKey(orderBy, cols, false);
         KeyExpression part =
-                partitionBy == null ? KeyExpression.EMPTY : ExprParser.parseKey(partitionBy, cols, true);
+                partitionBy == null
+                        ? KeyExpression.EMPTY
+                        : ExprParser.parseKey(partitionBy, cols, true);
         String ddl =
                 "CREATE TABLE "
                         + name
