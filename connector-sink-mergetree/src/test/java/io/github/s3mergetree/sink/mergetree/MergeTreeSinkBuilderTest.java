@@ -1,0 +1,92 @@
+package io.github.s3mergetree.sink.mergetree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.types.logical.RowType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The builder checks everything in build(), so mistakes fail at submission. */
+class MergeTreeSinkBuilderTest {
+    @TempDir Path tmp;
+
+    @Test
+    void buildsFromDdlOrDdlFile() throws Exception {
+        MergeTreeSink<?> a =
+                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        .setTablePath(tmp.resolve("a").toString())
+                        .setDdl(EventRows.ddl("a"))
+                        .setSetting("min_insert_block_size_bytes", "auto")
+                        .build();
+        assertThat(a.options().getString("min_insert_block_size_bytes", "")).isEqualTo("auto");
+        Path file = tmp.resolve("t.sql");
+        Files.writeString(file, EventRows.ddl("b"));
+        assertThat(
+                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                .setTablePath(tmp.resolve("b").toString())
+                                .setDdlFile(file)
+                                .build())
+                .isNotNull();
+    }
+
+    @Test
+    void refusesMistakes() {
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                        .setDdl(EventRows.ddl("x"))
+                                        .build())
+                .hasMessageContaining("table path");
+        assertThatThrownBy(() -> MergeTreeSink.builder().setTablePath("/x").build())
+                .hasMessageContaining("input");
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                        .setTablePath(tmp.toString())
+                                        .setDdl(
+                                                "CREATE TABLE x (a UInt64) ENGINE = MergeTree ORDER BY nosuch")
+                                        .build())
+                .hasMessageContaining("invalid table DDL");
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                        .setTablePath(tmp.toString())
+                                        .setDdl(EventRows.ddl("x"))
+                                        .setSetting("min_insert_block_size_bytes", "lots")
+                                        .build())
+                .hasMessageContaining("min_insert_block_size_bytes");
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                        .setTablePath(tmp.toString())
+                                        .setDdl(EventRows.ddl("x"))
+                                        .setOption(MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT, 50)
+                                        .setOption(MergeTreeSinkOptions.PARTS_TO_THROW_INSERT, 10)
+                                        .build())
+                .hasMessageContaining("parts_to_delay_insert");
+        RowType wrong =
+                (RowType)
+                        DataTypes.ROW(
+                                        DataTypes.FIELD("id", DataTypes.BIGINT()),
+                                        DataTypes.FIELD(
+                                                "loc",
+                                                DataTypes.ROW(
+                                                        DataTypes.FIELD(
+                                                                "lat", DataTypes.DOUBLE()))))
+                                .getLogicalType();
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData(wrong)
+                                        .setTablePath(tmp.toString())
+                                        .setDdl(EventRows.ddl("x"))
+                                        .build())
+                .hasMessageContaining("Input field loc")
+                .hasMessageContaining(
+                        "cannot be stored in column loc Tuple(lat Float64, lon Float64)");
+    }
+}
