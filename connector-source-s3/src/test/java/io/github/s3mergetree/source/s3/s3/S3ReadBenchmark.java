@@ -108,6 +108,7 @@ class S3ReadBenchmark {
                                 srcFully));
             }
             lines.forEach(System.out::println);
+            chdbAnchor(s3, dir, size);
             for (double[] a : all) {
                 java.util.Arrays.sort(a);
             }
@@ -129,6 +130,41 @@ class S3ReadBenchmark {
         } finally {
             pool.shutdownNow();
             org.apache.flink.util.FileUtils.deleteDirectory(dir.toFile());
+        }
+    }
+
+    /** chDB (ClickHouse) reading the same object with s3() as RawBLOB into a Null table. */
+    static void chdbAnchor(S3TestServer s3, java.nio.file.Path dir, long size) {
+        io.github.s3mergetree.engine.testing.ChDb chdb;
+        try {
+            chdb = io.github.s3mergetree.engine.testing.ChDb.start(dir.resolve("chdb"));
+        } catch (IllegalStateException e) {
+            System.out.println("chDB not installed: no anchor (" + e.getMessage() + ")");
+            return;
+        }
+        try (chdb) {
+            chdb.execute("CREATE TABLE sink (data String) ENGINE = Null");
+            double[] t = new double[ROUNDS];
+            for (int round = 0; round < ROUNDS; round++) {
+                long t0 = System.nanoTime();
+                chdb.execute(
+                        "INSERT INTO sink SELECT * FROM s3('"
+                                + s3.endpoint()
+                                + "/bench/big.bin', '"
+                                + S3TestServer.ACCESS_KEY
+                                + "', '"
+                                + S3TestServer.SECRET_KEY
+                                + "', 'RawBLOB') SETTINGS max_download_threads = "
+                                + THREADS
+                                + ", max_download_buffer_size = "
+                                + BUFFER);
+                t[round] = size / 1e6 / ((System.nanoTime() - t0) / 1e9);
+                System.out.printf(
+                        "round %d: chDB s3() RawBLOB -> Null %.0f MB/s%n", round, t[round]);
+            }
+            java.util.Arrays.sort(t);
+            System.out.printf(
+                    "median of %d: chDB %s %.0f MB/s%n", ROUNDS, chdb.version(), t[ROUNDS / 2]);
         }
     }
 
