@@ -22,11 +22,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sink end to end on a MiniCluster (2 TaskManagers x 2 slots, parallelism 2): a BATCH job and
- * then a STREAMING job with checkpoints write the same table directory one after the other (the
- * second takes the DDL stored in the directory); after each, every part attaches in chDB, {@code
- * CHECK TABLE} passes, and the table equals ClickHouse's own INSERT of the same rows (count,
- * per-column and whole-row hashes, no duplicate ids), DEFAULT columns included.
+ * The sink end to end on a MiniCluster (2 TaskManagers x 2 slots, parallelism 2): a BATCH job, a
+ * STREAMING job with checkpoints and a STREAMING job without checkpoints write the same table
+ * directory one after the other (the later ones take the DDL stored in the directory); after each,
+ * every part attaches in chDB, {@code CHECK TABLE} passes, and the table equals ClickHouse's own
+ * INSERT of the same rows (count, per-column and whole-row hashes, no duplicate ids), DEFAULT
+ * columns included.
  */
 class MergeTreeSinkITCase {
     @RegisterExtension
@@ -71,7 +72,7 @@ class MergeTreeSinkITCase {
     }
 
     @Test
-    void batchThenStreamingJobShareTableAndEqualClickHouseInsert() throws Exception {
+    void threeJobsShareTableAndEqualClickHouseInsert() throws Exception {
         Path dir = tmp.resolve("events");
         long n = 30_000;
 
@@ -120,6 +121,31 @@ class MergeTreeSinkITCase {
         TableChecks.attachAll(ch, "ours2", dir);
         ch.assertCheckTablePasses("ours2");
         TableChecks.assertSameRows(ch, "ours2", "ref2", COLUMNS);
+        assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
+
+        // a third job, streaming without checkpoints: everything is committed at the end of input
+        StreamExecutionEnvironment env3 = StreamExecutionEnvironment.getExecutionEnvironment();
+        env3.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+        env3.setParallelism(2);
+        rows(env3, 2 * n, n / 2, 0)
+                .sinkTo(
+                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                .setTablePath(dir.toString())
+                                .setSetting("min_insert_block_size_rows", "4000")
+                                .build());
+        env3.execute("streaming without checkpoints");
+
+        long total = 2 * n + n / 2;
+        ch.execute(EventRows.ddl("ours3"));
+        ch.execute(EventRows.ddl("ref3"));
+        ch.execute(
+                "INSERT INTO ref3 "
+                        + EventRows.INPUT_COLUMNS
+                        + " "
+                        + EventRows.chdbSelect(0, total));
+        TableChecks.attachAll(ch, "ours3", dir);
+        ch.assertCheckTablePasses("ours3");
+        TableChecks.assertSameRows(ch, "ours3", "ref3", COLUMNS);
         assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
     }
 }
