@@ -15,7 +15,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Merge throughput beside ClickHouse's: the same 10 source parts (written by our engine from the
@@ -68,7 +67,7 @@ public final class MergeBenchmarkMain {
                 long rows = 0;
                 for (int r = 0; r < runs; r++) {
                     Path copy = work.resolve(dataset + "-run" + r);
-                    copyTree(source, copy);
+                    Parts.copyRecursively(source, copy);
                     MergeTreeTable t = MergeTreeTable.open(copy, layout, Clock.systemUTC());
                     long t0 = System.nanoTime();
                     List<PartName> merged = t.optimizeFinal(false);
@@ -127,18 +126,5 @@ public final class MergeBenchmarkMain {
         }
         lines.forEach(System.out::println);
         Files.write(root.resolve("engine/target/merge-bench.txt"), lines);
-    }
-
-    static void copyTree(Path from, Path to) throws Exception {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path p : walk.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
     }
 }

@@ -38,7 +38,7 @@ public final class MergeMemoryMain {
             return;
         }
         Path copy = Files.createTempDirectory("merge-memory");
-        MergeBenchmarkMain.copyTree(tableDir, copy.resolve("t"));
+        io.github.s3mergetree.engine.part.Parts.copyRecursively(tableDir, copy.resolve("t"));
         MergeTreeTable t = MergeTreeTable.open(copy.resolve("t"), layout, Clock.systemUTC());
         long before = 0;
         long rows = 0;

@@ -35,7 +35,7 @@ public final class MergeProfileMain {
         }
         for (int r = 0; r < Integer.parseInt(args[2]); r++) {
             Path copy = work.resolve("run" + r);
-            MergeBenchmarkMain.copyTree(source, copy);
+            Parts.copyRecursively(source, copy);
             MergeTreeTable t = MergeTreeTable.open(copy, layout, Clock.systemUTC());
             long t0 = System.nanoTime();
             t.optimizeFinal(false);

@@ -17,7 +17,6 @@ import io.github.s3mergetree.engine.table.EvaluatedKeys;
 import io.github.s3mergetree.engine.table.PartitionedBlock;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.types.DataType;
-import io.github.s3mergetree.engine.types.DataTypeParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,7 +64,8 @@ class PartMergerChDbTest {
             String name, String engine, String structure, String orderBy, String partitionBy)
             throws Exception {
         Path dir = Files.createDirectories(tmp.resolve(name));
-        Map<String, DataType> columns = parseStructure(structure);
+        Map<String, DataType> columns =
+                io.github.s3mergetree.engine.table.TestLayouts.structure(structure);
         List<String> names = new ArrayList<>(columns.keySet());
         List<DataType> types = new ArrayList<>(columns.values());
         String partition = partitionBy == null ? "" : " PARTITION BY " + partitionBy;
@@ -249,25 +249,5 @@ class PartMergerChDbTest {
             return MergingMode.collapsing("sign");
         }
         return MergingMode.ORDINARY;
-    }
-
-    static Map<String, DataType> parseStructure(String structure) {
-        Map<String, DataType> out = new LinkedHashMap<>();
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i <= structure.length(); i++) {
-            char c = i < structure.length() ? structure.charAt(i) : ',';
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                String part = structure.substring(start, i).trim();
-                int sp = part.indexOf(' ');
-                out.put(part.substring(0, sp), DataTypeParser.parse(part.substring(sp + 1).trim()));
-                start = i + 1;
-            }
-        }
-        return out;
     }
 }

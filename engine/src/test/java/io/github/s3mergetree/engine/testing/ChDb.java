@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,7 +22,6 @@ import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A real ClickHouse engine for tests: chDB (the npm package {@code chdb}, ClickHouse 26.x) running
@@ -397,7 +395,7 @@ public final class ChDb implements AutoCloseable {
             if (Files.exists(target)) {
                 throw new FileAlreadyExistsException(target.toString());
             }
-            copyTree(partDir, target);
+            io.github.s3mergetree.engine.part.Parts.copyRecursively(partDir, target);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot copy part " + partDir + " into " + target + ": " + e, e);
@@ -598,20 +596,7 @@ public final class ChDb implements AutoCloseable {
         t.start();
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path source : (Iterable<Path>) walk::iterator) {
-                Path dest = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(dest);
-                } else {
-                    Files.copy(source, dest, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-    }
-
-    private static String unquoteIdentifier(String identifier) {
+    static String unquoteIdentifier(String identifier) {
         String s = identifier.trim();
         if (s.length() >= 2
                 && ((s.startsWith("`") && s.endsWith("`"))

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,7 +103,7 @@ class ChDbTest {
         Path detached = chdb.tableDataPath("source").resolve("detached/all_1_1_0");
         assertThat(detached.resolve("checksums.txt")).isRegularFile();
         Path copy = elsewhere.resolve("all_1_1_0");
-        copyTree(detached, copy);
+        io.github.s3mergetree.engine.part.Parts.copyRecursively(detached, copy);
 
         chdb.attachPart("target", copy);
 
@@ -124,7 +123,8 @@ class ChDbTest {
         chdb.execute("INSERT INTO healthy SELECT number, toString(number) FROM numbers(100)");
         chdb.execute("ALTER TABLE healthy DETACH PART 'all_1_1_0'");
         Path copy = elsewhere.resolve("all_1_1_0");
-        copyTree(chdb.tableDataPath("healthy").resolve("detached/all_1_1_0"), copy);
+        io.github.s3mergetree.engine.part.Parts.copyRecursively(
+                chdb.tableDataPath("healthy").resolve("detached/all_1_1_0"), copy);
         byte[] data = Files.readAllBytes(copy.resolve("data.bin"));
         data[data.length - 1] ^= (byte) 0xff;
         Files.write(copy.resolve("data.bin"), data);
@@ -247,18 +247,5 @@ class ChDbTest {
                 .filter(ProcessHandle::isAlive)
                 .map(ProcessHandle::pid)
                 .collect(Collectors.toSet());
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path source : (Iterable<Path>) walk::iterator) {
-                Path dest = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(dest);
-                } else {
-                    Files.copy(source, dest);
-                }
-            }
-        }
     }
 }

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * A private ClickHouse 18.16 server for tests: the old judge of the parts this project writes in
@@ -382,9 +380,9 @@ public final class ClickHouse1816 implements AutoCloseable {
         String path =
                 query(
                         "SELECT data_path FROM system.tables WHERE database = "
-                                + quoteString(unquote(database))
+                                + quoteString(ChDb.unquoteIdentifier(database))
                                 + " AND name = "
-                                + quoteString(unquote(name)));
+                                + quoteString(ChDb.unquoteIdentifier(name)));
         if (path.isEmpty()) {
             throw new IllegalArgumentException(
                     "no table " + table + " with a data path in ClickHouse 18.16 at " + workDir);
@@ -414,7 +412,7 @@ public final class ClickHouse1816 implements AutoCloseable {
                 throw new FileAlreadyExistsException(target.toString());
             }
             Files.createDirectories(target.getParent());
-            copyTree(partDir, target);
+            io.github.s3mergetree.engine.part.Parts.copyRecursively(partDir, target);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot copy part " + partDir + " into " + target + ": " + e, e);
@@ -697,29 +695,6 @@ public final class ClickHouse1816 implements AutoCloseable {
     /** A ClickHouse string literal. */
     static String quoteString(String s) {
         return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
-    }
-
-    private static String unquote(String identifier) {
-        String s = identifier.trim();
-        if (s.length() >= 2
-                && ((s.startsWith("`") && s.endsWith("`"))
-                        || (s.startsWith("\"") && s.endsWith("\"")))) {
-            return s.substring(1, s.length() - 1);
-        }
-        return s;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path source : (Iterable<Path>) walk::iterator) {
-                Path dest = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(dest);
-                } else {
-                    Files.copy(source, dest, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
     }
 
     private static void deleteQuietly(Path p) {

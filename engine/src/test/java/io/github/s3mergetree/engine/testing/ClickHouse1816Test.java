@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,7 +88,8 @@ class ClickHouse1816Test {
             // 18.16 renames an attached part to a fresh block number but keeps its level
             ch.execute("CREATE TABLE lvl " + columns + engine);
             Path renamed = tmp.resolve("202401_7_9_3");
-            copyTree(srcPath.resolve("detached").resolve(january.get(0)), renamed);
+            io.github.s3mergetree.engine.part.Parts.copyRecursively(
+                    srcPath.resolve("detached").resolve(january.get(0)), renamed);
             ch.attachPart("lvl", renamed);
             assertThat(ch.query("SELECT name FROM system.parts WHERE table = 'lvl' AND active"))
                     .isEqualTo("202401_1_1_3");
@@ -130,13 +130,5 @@ class ClickHouse1816Test {
         assertThat(Files.readString(tmp.resolve("ch/config.xml")))
                 .contains("<listen_host>127.0.0.1</listen_host>")
                 .doesNotContain("http_port");
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) walk::iterator) {
-                Files.copy(p, to.resolve(from.relativize(p).toString()));
-            }
-        }
     }
 }
