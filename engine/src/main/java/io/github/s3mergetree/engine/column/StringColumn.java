@@ -112,9 +112,11 @@ public final class StringColumn implements Column {
         return PhysicalType.STRING;
     }
 
+    /** An empty column sized for {@code capacity} values as long, on average, as this one's. */
     @Override
     public StringColumn newEmpty(int capacity) {
-        return new StringColumn(capacity);
+        long average = size == 0 ? 16 : Math.max(16, totalBytes() / size + 1);
+        return new StringColumn(capacity, (int) Math.min(1 << 30, average * capacity));
     }
 
     @Override

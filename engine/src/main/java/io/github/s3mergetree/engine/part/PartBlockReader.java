@@ -31,6 +31,7 @@ public final class PartBlockReader implements AutoCloseable {
     private final int maxRows;
     private final long maxBytes;
     private double bytesPerRow;
+    private Block previous;
     private long rowsRead;
 
     PartBlockReader(PartReader part, List<String> columns, int maxRows, long maxBytes)
@@ -95,13 +96,18 @@ public final class PartBlockReader implements AutoCloseable {
         int n = (int) Math.min(rows, totalRows - rowsRead);
         List<Column> cols = new ArrayList<>(names.size());
         for (int c = 0; c < names.size(); c++) {
-            Column col = Columns.create(types.get(c), n);
+            // the previous block's columns size the new ones (string bytes included)
+            Column col =
+                    previous == null
+                            ? Columns.create(types.get(c), n)
+                            : previous.column(c).newEmpty(n);
             serializations.get(c).deserialize(col, n, sources.get(c)::get, states.get(c));
             cols.add(col);
         }
         rowsRead += n;
         Block b = new Block(names, types, cols);
         bytesPerRow = (double) b.byteSize() / n;
+        previous = b;
         return b;
     }
 
