@@ -89,12 +89,14 @@ public final class MergeTreeSinkWriter<IN>
     private final String minBytesSetting;
     private final long maxMemoryUsage;
     private final boolean deduplicate;
+    private final long writerBuffers;
 
     private long minBytes = -1;
     private Block current;
     private long rowsSinceCheck;
     private long nextCheckAt = 1;
     private long currentBytes;
+    private long currentRetained;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
     private final List<TemporaryPart> pending = new ArrayList<>();
     private long epoch;
@@ -108,6 +110,7 @@ public final class MergeTreeSinkWriter<IN>
             Future<List<TemporaryPart>> parts,
             PartsWriter.Timings timings,
             long bytes,
+            long retained,
             long started) {}
 
     /** Creates (or restores) the writer of one subtask; removes leftovers of aborted attempts. */
@@ -144,6 +147,11 @@ public final class MergeTreeSinkWriter<IN>
         this.maxMemoryUsage = options.get(MergeTreeSinkOptions.MAX_MEMORY_USAGE);
         this.threads = Math.max(1, options.get(MergeTreeSinkOptions.MAX_INSERT_THREADS));
         this.deduplicate = options.get(MergeTreeSinkOptions.INSERT_DEDUPLICATE);
+        // PartWriter: an uncompressed and a compressed buffer of max_compress_block_size per stream
+        this.writerBuffers =
+                2L
+                        * resolved.layout().partFormat().maxCompressBlockSize()
+                        * Math.max(1, resolved.layout().columnNames().size() * 2);
         OptionalLong restoredCheckpoint = context.getRestoredCheckpointId();
         this.epoch = restoredCheckpoint.orElse(0);
         this.current = newBlock();
@@ -275,6 +283,7 @@ public final class MergeTreeSinkWriter<IN>
     private void checkBytes() throws IOException, InterruptedException {
         rowsSinceCheck = 0;
         currentBytes = current.byteSize();
+        currentRetained = RetainedMemory.of(current);
         trackMemory();
         if (currentBytes >= minBytes) {
             flushBlock();
@@ -286,11 +295,16 @@ public final class MergeTreeSinkWriter<IN>
         nextCheckAt = Math.max(1, Math.min(4096, remainingRows / 2));
     }
 
+    /**
+     * Records the memory the writer holds: the retained heap of the block being filled, and for
+     * each block being written its retained heap plus its sorted copy (exact-size arrays, about its
+     * byte size) plus the part writer's compression buffers (two of max_compress_block_size per
+     * column stream).
+     */
     private void trackMemory() {
-        long held = currentBytes;
+        long held = currentRetained;
         for (InFlight f : inFlight) {
-            // the block and its sorted copy, plus compression buffers
-            held += 2 * f.bytes();
+            held += f.retained() + f.bytes() + writerBuffers;
         }
         metrics.memory(held);
     }
@@ -300,9 +314,12 @@ public final class MergeTreeSinkWriter<IN>
         if (current.rows() == 0) {
             return;
         }
+        long retained = RetainedMemory.of(current);
         Block full = converter.complete(current);
         long bytes = full.byteSize();
+        retained = Math.max(retained, bytes);
         currentBytes = bytes;
+        currentRetained = retained;
         current = newBlock();
         rowsSinceCheck = 0;
         nextCheckAt = 1;
@@ -316,9 +333,10 @@ public final class MergeTreeSinkWriter<IN>
         PartsWriter.Timings timings = new PartsWriter.Timings();
         Future<List<TemporaryPart>> f =
                 insertThreads.submit(() -> partsWriter.write(full, purpose, timings));
-        inFlight.add(new InFlight(f, timings, bytes, System.nanoTime()));
-        trackMemory();
+        inFlight.add(new InFlight(f, timings, bytes, retained, System.nanoTime()));
         currentBytes = 0;
+        currentRetained = RetainedMemory.of(current);
+        trackMemory();
     }
 
     private void harvestOldest() throws IOException, InterruptedException {
