@@ -108,7 +108,8 @@ class MergeTreeSinkITCase {
                         MergeTreeSink.forRowData(EventRows.ROW_TYPE)
                                 .setTablePath(dir.toString())
                                 .setSetting("min_insert_block_size_rows", "5000")
-                                .build());
+                                .build())
+                .uid("events-sink");
         env2.execute("streaming");
 
         ch.execute(EventRows.ddl("ours2"));
