@@ -1,11 +1,12 @@
 package io.github.s3mergetree.sink.mergetree.writer;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableDirectory;
-import io.github.s3mergetree.engine.table.TooManyPartsException;
+import io.github.s3mergetree.engine.table.TableSettings;
 import io.github.s3mergetree.sink.mergetree.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.ResolvedTable;
@@ -368,32 +369,56 @@ public final class MergeTreeSinkWriter<IN>
         delayIfTooManyParts(parts);
     }
 
-    /** ClickHouse's insert delay as backpressure: sleep, never fail. */
+    /**
+     * ClickHouse's insert delay as backpressure: sleep, never fail. The delay grows from 0 at
+     * {@code parts_to_delay_insert} active parts in a partition the block wrote to, to {@code
+     * max_delay_to_insert} at {@code parts_to_throw_insert} (the formula of {@code
+     * MergeTreeTable.insertDelayMillis}); from there on the writer waits for the merges. Part
+     * counts come from the directory listing alone (no part is opened), so a long-running writer
+     * holds no per-part state.
+     */
     private void delayIfTooManyParts(List<TemporaryPart> parts)
             throws IOException, InterruptedException {
         if (parts.isEmpty()) {
             return;
         }
-        long maxDelay = resolved.layout().settings().maxDelayToInsert().toMillis();
-        long waitedForMerges = 0;
+        TableSettings s = resolved.layout().settings();
+        long maxDelay = s.maxDelayToInsert().toMillis();
+        java.util.Set<String> partitions = new java.util.HashSet<>();
+        for (TemporaryPart p : parts) {
+            partitions.add(p.partition().partitionId());
+        }
+        long waited = 0;
         while (true) {
-            long delay;
-            try {
-                delay = table.insertDelayMillis(parts);
-            } catch (TooManyPartsException e) {
-                if (waitedForMerges % 60_000 == 0) {
+            java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+            for (PartName p : table.directory().activeParts()) {
+                if (partitions.contains(p.partitionId())) {
+                    counts.merge(p.partitionId(), 1, Integer::sum);
+                }
+            }
+            int n = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+            if (n >= s.partsToThrowInsert()) {
+                if (waited % 60_000 < Math.max(100, maxDelay)) {
                     LOG.warn(
-                            "Writer {} of sink {} waits for merges: {}",
+                            "Writer {} of sink {} waits for merges: {} active parts in a partition"
+                                    + " (parts_to_throw_insert = {})",
                             subtask,
                             sinkId,
-                            e.getMessage());
+                            n,
+                            s.partsToThrowInsert());
                 }
                 sleep(Math.max(100, maxDelay));
-                waitedForMerges += Math.max(100, maxDelay);
+                waited += Math.max(100, maxDelay);
                 continue;
             }
-            if (delay > 0) {
-                sleep(delay);
+            if (n >= s.partsToDelayInsert()) {
+                double k =
+                        (double) (n - s.partsToDelayInsert() + 1)
+                                / (s.partsToThrowInsert() - s.partsToDelayInsert());
+                long delay = (long) Math.pow(maxDelay, Math.min(1.0, k));
+                if (delay > 0) {
+                    sleep(delay);
+                }
             }
             return;
         }
