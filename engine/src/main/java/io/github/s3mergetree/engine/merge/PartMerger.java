@@ -88,6 +88,30 @@ public final class PartMerger {
             Path outDir,
             Progress progress)
             throws IOException {
+        return merge(sources, spec, partition, outDir, progress, null);
+    }
+
+    /** ClickHouse's {@code vertical_merge_algorithm_min_rows_to_activate}. */
+    static final long VERTICAL_MIN_ROWS = 131072;
+
+    /** ClickHouse's {@code vertical_merge_algorithm_min_columns_to_activate}. */
+    static final int VERTICAL_MIN_COLUMNS = 11;
+
+    /**
+     * As {@link #merge(List, MergeSpec, PartitionData, Path, Progress)}; {@code vertical} forces
+     * the algorithm (null: ClickHouse's rule — vertical for plain MergeTree merges of at least
+     * 131072 rows with at least 11 columns outside the sorting key). The vertical algorithm merges
+     * the sorting-key columns first, recording which source each row came from, then gathers every
+     * other column one at a time, so memory holds one column per source instead of all of them.
+     */
+    public WrittenPartFiles merge(
+            List<PartReader> sources,
+            MergeSpec spec,
+            PartitionData partition,
+            Path outDir,
+            Progress progress,
+            Boolean vertical)
+            throws IOException {
         if (sources.isEmpty()) {
             throw new IllegalArgumentException("nothing to merge");
         }
@@ -108,6 +132,23 @@ public final class PartMerger {
             }
         }
         Files.createDirectories(outDir);
+        List<String> merging = new ArrayList<>();
+        for (String c : spec.columnNames()) {
+            if (spec.sortingKey().requiredColumns().contains(c)) {
+                merging.add(c);
+            }
+        }
+        long totalRows = sources.stream().mapToLong(PartReader::rows).sum();
+        boolean useVertical =
+                spec.mode().kind() == MergingMode.Kind.ORDINARY
+                        && !merging.isEmpty()
+                        && merging.size() < spec.columnNames().size()
+                        && (vertical != null
+                                ? vertical
+                                : totalRows >= VERTICAL_MIN_ROWS
+                                        && spec.columnNames().size() - merging.size()
+                                                >= VERTICAL_MIN_COLUMNS);
+        List<String> firstPhase = useVertical ? merging : spec.columnNames();
         List<Cursor> cursors = new ArrayList<>();
         List<PartBlockReader> readers = new ArrayList<>();
         try {
@@ -115,7 +156,7 @@ public final class PartMerger {
                 PartBlockReader r =
                         sources.get(i)
                                 .blocks(
-                                        spec.columnNames(),
+                                        firstPhase,
                                         spec.mergeMaxBlockSize(),
                                         MERGE_MAX_BLOCK_SIZE_BYTES);
                 readers.add(r);
@@ -124,7 +165,14 @@ public final class PartMerger {
                     cursors.add(c);
                 }
             }
-            return mergeCursors(cursors, spec, partition, outDir, progress);
+            return mergeCursors(
+                    cursors,
+                    sources,
+                    spec,
+                    partition,
+                    outDir,
+                    progress,
+                    useVertical ? merging : null);
         } finally {
             for (PartBlockReader r : readers) {
                 r.close();
@@ -134,11 +182,14 @@ public final class PartMerger {
 
     private WrittenPartFiles mergeCursors(
             List<Cursor> cursors,
+            List<PartReader> sources,
             MergeSpec spec,
             PartitionData partition,
             Path outDir,
-            Progress progress)
+            Progress progress,
+            List<String> verticalMergingColumns)
             throws IOException {
+        RowSources rowSources = verticalMergingColumns == null ? null : new RowSources(outDir);
         List<String> pkNames = spec.sortingKey().columnNames().subList(0, spec.primaryKeySize());
         List<DataType> pkTypes = spec.sortingKey().types().subList(0, spec.primaryKeySize());
         try (PartWriter.Output out =
@@ -170,6 +221,9 @@ public final class PartMerger {
                     }
                 }
                 reducer.accept(c.block, c.keys, c.pos, end);
+                if (rowSources != null) {
+                    rowSources.add(c.index, end - c.pos);
+                }
                 c.pos = end;
                 if (c.pos < rows || c.load()) {
                     heap.add(c);
@@ -177,7 +231,89 @@ public final class PartMerger {
             }
             reducer.finish();
             buffer.flush();
+            if (rowSources != null) {
+                out.endFirstPhase(cursorsShape(verticalMergingColumns, spec));
+                try (rowSources) {
+                    rowSources.finishWriting();
+                    for (int c = 0; c < spec.columnNames().size(); c++) {
+                        String column = spec.columnNames().get(c);
+                        if (!verticalMergingColumns.contains(column)) {
+                            gather(column, sources, rowSources, spec, out, progress);
+                        }
+                    }
+                }
+            }
             return out.finish();
+        }
+    }
+
+    private static Block cursorsShape(List<String> columns, MergeSpec spec) {
+        List<DataType> types = new ArrayList<>();
+        for (String c : columns) {
+            types.add(spec.columnTypes().get(spec.columnNames().indexOf(c)));
+        }
+        return Block.empty(columns, types, 1);
+    }
+
+    /** Vertical merge, second phase: one column gathered from the sources in merged order. */
+    private static void gather(
+            String column,
+            List<PartReader> sources,
+            RowSources rowSources,
+            MergeSpec spec,
+            PartWriter.Output out,
+            Progress progress)
+            throws IOException {
+        List<PartBlockReader> readers = new ArrayList<>();
+        try {
+            Block[] current = new Block[sources.size()];
+            int[] pos = new int[sources.size()];
+            for (PartReader p : sources) {
+                readers.add(
+                        p.blocks(
+                                List.of(column),
+                                spec.mergeMaxBlockSize(),
+                                MERGE_MAX_BLOCK_SIZE_BYTES));
+            }
+            Block outBlock = null;
+            RowSources.Reader runs = rowSources.reader();
+            while (runs.next()) {
+                int s = runs.source();
+                long remaining = runs.length();
+                while (remaining > 0) {
+                    if (progress.isCancelled()) {
+                        throw new MergeCancelledException(
+                                "merge was cancelled while gathering " + column);
+                    }
+                    if (current[s] == null || pos[s] == current[s].rows()) {
+                        if (!readers.get(s).hasNext()) {
+                            throw new IllegalStateException(
+                                    "source " + s + " ran out of rows while gathering " + column);
+                        }
+                        current[s] = readers.get(s).next();
+                        pos[s] = 0;
+                    }
+                    int take = (int) Math.min(remaining, current[s].rows() - pos[s]);
+                    if (outBlock == null) {
+                        outBlock = current[s].newEmpty(spec.mergeMaxBlockSize());
+                    }
+                    take = Math.min(take, spec.mergeMaxBlockSize() - outBlock.rows());
+                    outBlock.appendRange(current[s], pos[s], pos[s] + take);
+                    pos[s] += take;
+                    remaining -= take;
+                    if (outBlock.rows() >= spec.mergeMaxBlockSize()) {
+                        out.writeColumn(outBlock);
+                        outBlock = outBlock.newEmpty(spec.mergeMaxBlockSize());
+                    }
+                }
+            }
+            if (outBlock != null && outBlock.rows() > 0) {
+                out.writeColumn(outBlock);
+            }
+        } finally {
+            for (PartBlockReader r : readers) {
+                r.close();
+            }
         }
     }
 

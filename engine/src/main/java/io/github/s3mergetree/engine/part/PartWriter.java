@@ -128,6 +128,13 @@ public final class PartWriter {
         private long bytesInMemory;
         private boolean finished;
         private boolean closed;
+        private final List<Integer> granuleSizes = new ArrayList<>();
+        private final boolean[] written;
+        private boolean firstPhaseDone;
+        private int gatherColumn = -1;
+        private int gatherGranule;
+        private Block gatherPending;
+        private int gatherOffset;
 
         private Output(
                 Path dir,
@@ -154,6 +161,7 @@ public final class PartWriter {
                 minmaxTypes.add(types.get(idx));
             }
             this.extremes = Block.empty(partition.minmaxColumns(), minmaxTypes, 16);
+            this.written = new boolean[names.size()];
             try {
                 for (int c = 0; c < names.size(); c++) {
                     String name = names.get(c);
@@ -232,17 +240,20 @@ public final class PartWriter {
         }
 
         private void writeGranules(Block block, Block key, int count) {
+            int[] columnIndex = columnIndexes(block);
             for (int from = 0; from < count; from += perGranule) {
                 int g = Math.min(perGranule, count - from);
-                for (int c = 0; c < names.size(); c++) {
+                for (int b = 0; b < columnIndex.length; b++) {
+                    int c = columnIndex[b];
                     for (StreamWriter w : columnStreams.get(c)) {
                         w.mark(g);
                     }
-                    serializations.get(c).serialize(block.column(c), from, from + g, byName::get);
+                    serializations.get(c).serialize(block.column(b), from, from + g, byName::get);
                 }
                 if (!pkTypes.isEmpty()) {
                     writeKeyRow(key, from, primaryIndex);
                 }
+                granuleSizes.add(g);
                 marks++;
             }
             rows += count;
@@ -253,14 +264,112 @@ public final class PartWriter {
             }
         }
 
+        private int[] columnIndexes(Block block) {
+            int[] out = new int[block.columnCount()];
+            for (int b = 0; b < out.length; b++) {
+                out[b] = names.indexOf(block.names().get(b));
+                if (out[b] < 0) {
+                    throw new IllegalArgumentException(
+                            "column " + block.names().get(b) + " is not a column of the part");
+                }
+                if (written[out[b]]) {
+                    throw new IllegalStateException(
+                            "column " + block.names().get(b) + " was already written");
+                }
+            }
+            return out;
+        }
+
         private void updateExtremes(Block block) {
             for (int i = 0; i < extremes.columnCount(); i++) {
-                int idx = names.indexOf(extremes.names().get(i));
-                int[] mm = minMaxRows(types.get(idx), block.column(idx));
+                int idx = block.indexOf(extremes.names().get(i));
+                if (idx < 0) {
+                    continue;
+                }
+                int[] mm = minMaxRows(block.types().get(idx), block.column(idx));
                 if (mm != null) {
                     extremes.column(i).appendFrom(block.column(idx), mm[0]);
                     extremes.column(i).appendFrom(block.column(idx), mm[1]);
                 }
+            }
+        }
+
+        /**
+         * Vertical merges: ends the first phase, in which {@link #write} received only some columns
+         * (the merging columns, with the primary key), fixing the granules. The other columns then
+         * arrive one at a time through {@link #writeColumn}.
+         */
+        public void endFirstPhase(Block emptyShapeOfFirstPhase) throws IOException {
+            if (pending != null && pending.rows() > 0) {
+                writeGranules(pending, pendingKey, pending.rows());
+                pending = null;
+            }
+            for (int b = 0; b < emptyShapeOfFirstPhase.columnCount(); b++) {
+                written[names.indexOf(emptyShapeOfFirstPhase.names().get(b))] = true;
+            }
+            firstPhaseDone = true;
+        }
+
+        /**
+         * Vertical merges: appends the next rows of one column (a one-column block, rows in the
+         * part's order); complete granules of the first phase's sizes are written as they fill. A
+         * column's rows must all arrive before the next column's.
+         */
+        public void writeColumn(Block values) {
+            if (!firstPhaseDone || values.columnCount() != 1) {
+                throw new IllegalStateException(
+                        "writeColumn needs endFirstPhase() first and a one-column block");
+            }
+            int c = names.indexOf(values.names().get(0));
+            if (c < 0 || written[c]) {
+                throw new IllegalArgumentException(
+                        "column " + values.names().get(0) + " is unknown or already written");
+            }
+            if (gatherColumn != c) {
+                if (gatherColumn >= 0) {
+                    throw new IllegalStateException(
+                            "column " + names.get(gatherColumn) + " is incomplete");
+                }
+                gatherColumn = c;
+                gatherGranule = 0;
+                gatherPending = values.newEmpty(perGranule == 0 ? 1024 : perGranule);
+                gatherOffset = 0;
+            }
+            updateExtremes(values);
+            gatherPending.appendRange(values, 0, values.rows());
+            while (gatherGranule < granuleSizes.size()
+                    && gatherPending.rows() - gatherOffset >= granuleSizes.get(gatherGranule)) {
+                int g = granuleSizes.get(gatherGranule++);
+                for (StreamWriter w : columnStreams.get(c)) {
+                    w.mark(g);
+                }
+                serializations
+                        .get(c)
+                        .serialize(
+                                gatherPending.column(0),
+                                gatherOffset,
+                                gatherOffset + g,
+                                byName::get);
+                gatherOffset += g;
+            }
+            if (gatherGranule == granuleSizes.size()) {
+                if (gatherPending.rows() != gatherOffset) {
+                    throw new IllegalArgumentException(
+                            "column "
+                                    + names.get(c)
+                                    + " got more rows than the part has ("
+                                    + rows
+                                    + ")");
+                }
+                written[c] = true;
+                gatherColumn = -1;
+                gatherPending = null;
+            } else if (gatherOffset > 0) {
+                // keep only the incomplete granule's rows: memory stays at about one granule
+                Block rest = gatherPending.newEmpty(gatherPending.rows() - gatherOffset + 1024);
+                rest.appendRange(gatherPending, gatherOffset, gatherPending.rows());
+                gatherPending = rest;
+                gatherOffset = 0;
             }
         }
 
@@ -275,6 +384,14 @@ public final class PartWriter {
             }
             if (rows == 0) {
                 throw new IllegalStateException("cannot write a part of 0 rows");
+            }
+            if (firstPhaseDone) {
+                for (int c = 0; c < names.size(); c++) {
+                    if (!written[c]) {
+                        throw new IllegalStateException(
+                                "column " + names.get(c) + " of a vertical merge was not written");
+                    }
+                }
             }
             if (options.adaptive()) {
                 for (StreamWriter w : byName.values()) {
