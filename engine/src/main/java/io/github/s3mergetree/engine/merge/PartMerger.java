@@ -98,10 +98,19 @@ public final class PartMerger {
     static final int VERTICAL_MIN_COLUMNS = 11;
 
     /**
+     * A horizontal merge holds about one compressed and one decompressed block (≤ 1 MiB each) per
+     * source and column; below this many (sources × columns) that is cheap, and the horizontal
+     * algorithm is faster here (measured: posts, 10 parts × 22 columns, 104 vs 45 MB/s), so the
+     * vertical one is used only above it.
+     */
+    static final long VERTICAL_MIN_SOURCE_STREAMS = 256;
+
+    /**
      * As {@link #merge(List, MergeSpec, PartitionData, Path, Progress)}; {@code vertical} forces
      * the algorithm (null: ClickHouse's rule — vertical for plain MergeTree merges of at least
-     * 131072 rows with at least 11 columns outside the sorting key). The vertical algorithm merges
-     * the sorting-key columns first, recording which source each row came from, then gathers every
+     * 131072 rows with at least 11 columns outside the sorting key — when the merge also reads more
+     * than {@value #VERTICAL_MIN_SOURCE_STREAMS} source columns). The vertical algorithm merges the
+     * sorting-key columns first, recording which source each row came from, then gathers every
      * other column one at a time, so memory holds one column per source instead of all of them.
      */
     public WrittenPartFiles merge(
@@ -147,7 +156,9 @@ public final class PartMerger {
                                 ? vertical
                                 : totalRows >= VERTICAL_MIN_ROWS
                                         && spec.columnNames().size() - merging.size()
-                                                >= VERTICAL_MIN_COLUMNS);
+                                                >= VERTICAL_MIN_COLUMNS
+                                        && (long) sources.size() * spec.columnNames().size()
+                                                > VERTICAL_MIN_SOURCE_STREAMS);
         List<String> firstPhase = useVertical ? merging : spec.columnNames();
         List<Cursor> cursors = new ArrayList<>();
         List<PartBlockReader> readers = new ArrayList<>();

@@ -155,10 +155,13 @@ public final class MergeTreeTable {
 
     /** The active parts, ordered by partition and block number. */
     public List<ActivePart> activeParts() throws IOException {
+        List<PartName> active = dir.activeParts();
         List<ActivePart> out = new ArrayList<>();
-        for (PartName p : dir.activeParts()) {
+        for (PartName p : active) {
             out.add(info(p));
         }
+        // forget parts merged away meanwhile, so a long-lived instance does not grow
+        partInfo.keySet().retainAll(new java.util.HashSet<>(active));
         return out;
     }
 

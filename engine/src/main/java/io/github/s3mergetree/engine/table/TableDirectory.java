@@ -422,7 +422,8 @@ public final class TableDirectory {
     }
 
     private static void writeAtomically(Path file, byte[] content) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        // a unique temporary name: two processes creating the same table must not collide
+        Path tmp = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp");
         Files.write(tmp, content);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
             ch.force(true);
