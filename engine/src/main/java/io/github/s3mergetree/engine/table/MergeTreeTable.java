@@ -1,8 +1,6 @@
 package io.github.s3mergetree.engine.table;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.column.Column;
-import io.github.s3mergetree.engine.merge.InsertReduction;
 import io.github.s3mergetree.engine.merge.MergeCandidate;
 import io.github.s3mergetree.engine.merge.PartMerger;
 import io.github.s3mergetree.engine.part.Checksums;
@@ -47,6 +45,7 @@ public final class MergeTreeTable {
     private final TableLayout layout;
     private final Clock clock;
     private final PartWriter writer;
+    private final InsertWriter insertWriter;
     private final PartLog partLog;
     private final Map<PartName, ActivePart> partInfo = new ConcurrentHashMap<>();
     private final List<Consumer<List<PartName>>> newPartListeners = new CopyOnWriteArrayList<>();
@@ -56,6 +55,7 @@ public final class MergeTreeTable {
         this.layout = layout;
         this.clock = clock;
         this.writer = new PartWriter(layout.partFormat());
+        this.insertWriter = new InsertWriter(layout, dir);
         this.partLog =
                 new PartLog(
                         dir.root().resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl"));
@@ -180,66 +180,7 @@ public final class MergeTreeTable {
      */
     public List<TemporaryPart> writeTemporaryParts(Block block) throws IOException {
         checkColumns(block);
-        if (block.rows() == 0) {
-            return List.of();
-        }
-        List<Column> partitionColumns = layout.partitionKey().evaluate(block, layout.evaluation());
-        List<Column> sortColumns = layout.sortingKey().evaluate(block, layout.evaluation());
-        EvaluatedKeys keys =
-                new EvaluatedKeys(
-                        layout.partitionKey().types(),
-                        partitionColumns,
-                        layout.minmaxColumns(),
-                        layout.sortingKey().columnNames(),
-                        layout.sortingKey().types(),
-                        sortColumns,
-                        layout.primaryKeySize());
-        List<TemporaryPart> out = new ArrayList<>();
-        try {
-            for (PartitionedBlock pb : BlockSplitter.split(block, keys)) {
-                Block rows = pb.rows();
-                Block pk = pb.primaryKey();
-                if (layout.settings().optimizeOnInsert()
-                        && layout.mergingMode().kind()
-                                != io.github.s3mergetree.engine.merge.MergingMode.Kind.ORDINARY) {
-                    List<Column> k = layout.sortingKey().evaluate(rows, layout.evaluation());
-                    rows =
-                            InsertReduction.reduce(
-                                    rows, k, layout.mergingMode(), layout.sortingKey());
-                    List<Column> reducedKeys =
-                            layout.sortingKey().evaluate(rows, layout.evaluation());
-                    pk =
-                            new Block(
-                                    pk.names(),
-                                    pk.types(),
-                                    reducedKeys.subList(0, layout.primaryKeySize()));
-                }
-                if (rows.rows() == 0) {
-                    continue;
-                }
-                out.add(writeTemporary(rows, pk, pb.partition()));
-            }
-        } catch (IOException | RuntimeException e) {
-            for (TemporaryPart p : out) {
-                p.abort();
-            }
-            throw e;
-        }
-        return out;
-    }
-
-    private TemporaryPart writeTemporary(Block rows, Block pk, PartitionData partition)
-            throws IOException {
-        Path tmp = dir.newTemporaryPartDirectory("insert", partition.partitionId());
-        try {
-            WrittenPartFiles files =
-                    writer.write(
-                            new PartWriter.Input(rows, pk, partition, layout.columnCodecs()), tmp);
-            return new TemporaryPart(tmp, partition, files);
-        } catch (IOException | RuntimeException e) {
-            Parts.deleteRecursively(tmp);
-            throw e;
-        }
+        return insertWriter.write(block, "insert", new InsertWriter.Timings());
     }
 
     private void checkColumns(Block block) {

@@ -4,6 +4,7 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.table.InsertWriter;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableSettings;
@@ -109,7 +110,7 @@ public final class MergeTreeSinkWriter<IN>
 
     private record InFlight(
             Future<List<TemporaryPart>> parts,
-            PartsWriter.Timings timings,
+            InsertWriter.Timings timings,
             long bytes,
             long retained,
             long started) {}
@@ -331,7 +332,7 @@ public final class MergeTreeSinkWriter<IN>
             harvestOldest();
         }
         String purpose = TempPartNames.purpose(sinkId, subtask, epoch);
-        PartsWriter.Timings timings = new PartsWriter.Timings();
+        InsertWriter.Timings timings = new InsertWriter.Timings();
         Future<List<TemporaryPart>> f =
                 insertThreads.submit(() -> partsWriter.write(full, purpose, timings));
         inFlight.add(new InFlight(f, timings, bytes, retained, System.nanoTime()));

@@ -1,0 +1,113 @@
+package io.github.s3mergetree.engine.table;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.merge.InsertReduction;
+import io.github.s3mergetree.engine.merge.MergingMode;
+import io.github.s3mergetree.engine.part.PartWriter;
+import io.github.s3mergetree.engine.part.Parts;
+import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns one insert block into temporary parts (ClickHouse's {@code MergeTreeDataWriter}): evaluates
+ * the partition and sorting keys, splits and sorts ({@link BlockSplitter}), applies the engine's
+ * reduction when {@code optimize_on_insert}, and writes each partition's rows as a part into a
+ * fresh {@code tmp_<purpose>_*} directory. Nothing is visible until the parts are committed.
+ * Stateless apart from the table it writes for; safe to use from several threads.
+ */
+public final class InsertWriter {
+    /** Where the time of {@link #write} went, in nanoseconds (accumulated). */
+    public static final class Timings {
+        /** Key evaluation, split, sort and engine reduction. */
+        public long sortNanos;
+
+        /** Serialization, compression, checksums and file writes. */
+        public long writeNanos;
+    }
+
+    private final TableLayout layout;
+    private final TableDirectory directory;
+    private final PartWriter writer;
+
+    public InsertWriter(TableLayout layout, TableDirectory directory) {
+        this.layout = layout;
+        this.directory = directory;
+        this.writer = new PartWriter(layout.partFormat());
+    }
+
+    /**
+     * Writes {@code block} (the table's columns, in order) as one temporary part per partition, in
+     * directories named {@code tmp_<purpose>_<partition>_<uuid>}.
+     */
+    public List<TemporaryPart> write(Block block, String purpose, Timings timings)
+            throws IOException {
+        if (block.rows() == 0) {
+            return List.of();
+        }
+        long t0 = System.nanoTime();
+        List<Column> partitionColumns = layout.partitionKey().evaluate(block, layout.evaluation());
+        List<Column> sortColumns = layout.sortingKey().evaluate(block, layout.evaluation());
+        EvaluatedKeys keys =
+                new EvaluatedKeys(
+                        layout.partitionKey().types(),
+                        partitionColumns,
+                        layout.minmaxColumns(),
+                        layout.sortingKey().columnNames(),
+                        layout.sortingKey().types(),
+                        sortColumns,
+                        layout.primaryKeySize());
+        List<PartitionedBlock> pieces = BlockSplitter.split(block, keys);
+        timings.sortNanos += System.nanoTime() - t0;
+        List<TemporaryPart> out = new ArrayList<>(pieces.size());
+        try {
+            for (PartitionedBlock pb : pieces) {
+                long s = System.nanoTime();
+                Block rows = pb.rows();
+                Block pk = pb.primaryKey();
+                if (layout.settings().optimizeOnInsert()
+                        && layout.mergingMode().kind() != MergingMode.Kind.ORDINARY) {
+                    List<Column> k = layout.sortingKey().evaluate(rows, layout.evaluation());
+                    rows =
+                            InsertReduction.reduce(
+                                    rows, k, layout.mergingMode(), layout.sortingKey());
+                    List<Column> reduced = layout.sortingKey().evaluate(rows, layout.evaluation());
+                    pk =
+                            new Block(
+                                    pk.names(),
+                                    pk.types(),
+                                    reduced.subList(0, layout.primaryKeySize()));
+                }
+                long w = System.nanoTime();
+                timings.sortNanos += w - s;
+                if (rows.rows() == 0) {
+                    continue;
+                }
+                Path tmp =
+                        directory.newTemporaryPartDirectory(purpose, pb.partition().partitionId());
+                try {
+                    WrittenPartFiles files =
+                            writer.write(
+                                    new PartWriter.Input(
+                                            rows, pk, pb.partition(), layout.columnCodecs()),
+                                    tmp);
+                    out.add(new TemporaryPart(tmp, pb.partition(), files));
+                } catch (IOException | RuntimeException e) {
+                    Parts.deleteRecursively(tmp);
+                    throw e;
+                }
+                timings.writeNanos += System.nanoTime() - w;
+            }
+        } catch (IOException | RuntimeException e) {
+            for (TemporaryPart p : out) {
+                p.abort();
+            }
+            throw e;
+        }
+        return out;
+    }
+}
