@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -51,6 +52,9 @@ public final class CompressedBlockWriter implements Closeable {
     /** Size of the header after the checksum: method byte + two u32 sizes. */
     public static final int HEADER_SIZE = 9;
 
+    /** The buffer a stream starts with; it doubles up to the block size as data arrives. */
+    private static final int INITIAL_BUFFER = 64 * 1024;
+
     private static final VarHandle SHORT_LE =
             MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT_LE =
@@ -60,10 +64,11 @@ public final class CompressedBlockWriter implements Closeable {
 
     private final OutputStream out;
     private final CompressionCodec codec;
-    private final byte[] buf;
+    private byte[] buf;
+    private final int limit;
 
     /** Checksum + header + payload of the block being emitted; reused for every block. */
-    private final byte[] blockBuf;
+    private byte[] blockBuf;
 
     private final HashingOutput fileHash = new HashingOutput();
     private final HashingOutput uncompressedHash = new HashingOutput();
@@ -102,7 +107,9 @@ public final class CompressedBlockWriter implements Closeable {
                             + ", got "
                             + maxCompressBlockSize);
         }
-        this.buf = new byte[maxCompressBlockSize];
+        this.limit = maxCompressBlockSize;
+        // the buffers grow on demand up to the block size: a small part's streams stay small
+        this.buf = new byte[Math.min(maxCompressBlockSize, INITIAL_BUFFER)];
         long blockCapacity =
                 (long) CHECKSUM_SIZE
                         + HEADER_SIZE
@@ -114,7 +121,7 @@ public final class CompressedBlockWriter implements Closeable {
                             + " is too large for codec "
                             + codec.clickHouseName());
         }
-        this.blockBuf = new byte[(int) blockCapacity];
+        this.blockBuf = new byte[0];
     }
 
     /** Returns the codec used for every block. */
@@ -124,7 +131,7 @@ public final class CompressedBlockWriter implements Closeable {
 
     /** Returns the block size limit in uncompressed bytes. */
     public int maxCompressBlockSize() {
-        return buf.length;
+        return limit;
     }
 
     /**
@@ -138,12 +145,15 @@ public final class CompressedBlockWriter implements Closeable {
         Objects.checkFromIndexSize(off, len, b.length);
         ensureOpen();
         while (len > 0) {
+            if (pos == buf.length) {
+                grow();
+            }
             int n = Math.min(len, buf.length - pos);
             System.arraycopy(b, off, buf, pos, n);
             pos += n;
             off += n;
             len -= n;
-            if (pos == buf.length) {
+            if (pos == limit) {
                 emitBlock();
             }
         }
@@ -157,8 +167,11 @@ public final class CompressedBlockWriter implements Closeable {
      */
     public void writeByte(int v) throws IOException {
         ensureOpen();
-        buf[pos++] = (byte) v;
         if (pos == buf.length) {
+            grow();
+        }
+        buf[pos++] = (byte) v;
+        if (pos == limit) {
             emitBlock();
         }
     }
@@ -325,7 +338,15 @@ public final class CompressedBlockWriter implements Closeable {
         }
     }
 
+    private void grow() {
+        buf = Arrays.copyOf(buf, (int) Math.min(limit, 2L * buf.length));
+    }
+
     private void emitBlock() throws IOException {
+        int need = CHECKSUM_SIZE + HEADER_SIZE + codec.maxCompressedLength(pos);
+        if (blockBuf.length < need) {
+            blockBuf = new byte[need];
+        }
         int payload = codec.compress(buf, 0, pos, blockBuf, CHECKSUM_SIZE + HEADER_SIZE);
         int compressedSize = HEADER_SIZE + payload;
         blockBuf[CHECKSUM_SIZE] = codec.methodByte();
