@@ -35,7 +35,7 @@ final class PostsGenerator {
                     + " FavoriteCount UInt8, ContentLicense LowCardinality(String), ParentId String,"
                     + " CommunityOwnedDate DateTime64(3, 'UTC'), ClosedDate DateTime64(3, 'UTC')";
 
-    /** The posts table (as {@code tools/posts.sql}). */
+    /** The posts table (as {@code ../shared/tools/posts.sql} defines it). */
     static final String DDL =
             "CREATE TABLE posts ("
                     + COLUMNS
