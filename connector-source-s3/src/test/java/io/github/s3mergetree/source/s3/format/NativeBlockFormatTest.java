@@ -24,6 +24,33 @@ import org.junit.jupiter.api.io.TempDir;
 class NativeBlockFormatTest {
     @TempDir Path dir;
 
+    /**
+     * {@code SELECT CAST(expr AS type) AS name, … FROM numbers(rows)} for columns given as {name,
+     * type, expression}: the rows the ClickHouse-comparison tests have chDB write in each format.
+     */
+    static String castingSelect(String[][] columns, int rows) {
+        StringBuilder select = new StringBuilder();
+        for (String[] c : columns) {
+            select.append(select.length() > 0 ? ", " : "")
+                    .append("CAST(")
+                    .append(c[2])
+                    .append(" AS ")
+                    .append(c[1])
+                    .append(") AS ")
+                    .append(c[0]);
+        }
+        return "SELECT " + select + " FROM numbers(" + rows + ")";
+    }
+
+    /** {@code name type, …} of columns given as {name, type, expression}. */
+    static String schemaOf(String[][] columns) {
+        StringBuilder schema = new StringBuilder();
+        for (String[] c : columns) {
+            schema.append(schema.length() > 0 ? ", " : "").append(c[0]).append(' ').append(c[1]);
+        }
+        return schema.toString();
+    }
+
     /** Starts chDB; fails (never skips) when it is not installed, so CI cannot pass silently. */
     static ChDb startChDb(Path dir) {
         return ChDb.start(dir.resolve("chdb"));

@@ -62,22 +62,8 @@ class ParquetFromClickHouseTest {
     @Test
     void blocksEqualClickHouseRowBinary() throws Exception {
         int rows = 30_000;
-        StringBuilder select = new StringBuilder();
-        StringBuilder schema = new StringBuilder();
-        for (String[] c : COLUMNS) {
-            if (select.length() > 0) {
-                select.append(", ");
-                schema.append(", ");
-            }
-            select.append("CAST(")
-                    .append(c[2])
-                    .append(" AS ")
-                    .append(c[1])
-                    .append(") AS ")
-                    .append(c[0]);
-            schema.append(c[0]).append(' ').append(c[1]);
-        }
-        String query = "SELECT " + select + " FROM numbers(" + rows + ")";
+        String query = NativeBlockFormatTest.castingSelect(COLUMNS, rows);
+        String schema = NativeBlockFormatTest.schemaOf(COLUMNS);
         Files.createDirectories(dir.resolve("data"));
         try (ChDb chdb = NativeBlockFormatTest.startChDb(dir)) {
             chdb.execute(
@@ -94,7 +80,7 @@ class ParquetFromClickHouseTest {
         }
         Configuration conf = new Configuration();
         conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 4096);
-        TargetSchema target = TargetSchema.parse(schema.toString());
+        TargetSchema target = TargetSchema.parse(schema);
         try (FormatTesting t =
                 new FormatTesting(
                         ObjectStoreConfig.localDirectory(dir.resolve("data").toString())

@@ -52,22 +52,8 @@ class TextFromClickHouseTest {
     @ValueSource(strings = {"CSVWithNames", "TabSeparatedWithNames", "JSONEachRow"})
     void blocksEqualClickHouseRowBinary(String format) throws Exception {
         int rows = 5_000;
-        StringBuilder select = new StringBuilder();
-        StringBuilder schema = new StringBuilder();
-        for (String[] c : COLUMNS) {
-            if (select.length() > 0) {
-                select.append(", ");
-                schema.append(", ");
-            }
-            select.append("CAST(")
-                    .append(c[2])
-                    .append(" AS ")
-                    .append(c[1])
-                    .append(") AS ")
-                    .append(c[0]);
-            schema.append(c[0]).append(' ').append(c[1]);
-        }
-        String query = "SELECT " + select + " FROM numbers(" + rows + ")";
+        String query = NativeBlockFormatTest.castingSelect(COLUMNS, rows);
+        String schema = NativeBlockFormatTest.schemaOf(COLUMNS);
         Files.createDirectories(dir.resolve("data"));
         try (ChDb chdb = NativeBlockFormatTest.startChDb(dir)) {
             chdb.execute(
@@ -93,8 +79,7 @@ class TextFromClickHouseTest {
             var records =
                     t.readAll(
                             new TextBlockFormat(
-                                    TextBlockFormat.Kind.of(format),
-                                    TargetSchema.parse(schema.toString())),
+                                    TextBlockFormat.Kind.of(format), TargetSchema.parse(schema)),
                             t.wholeSplit("t.txt.gz"));
             assertThat(FormatTesting.rows(records)).isEqualTo(rows);
             List<Block> blocks = new ArrayList<>();
