@@ -33,8 +33,15 @@ class DemoCommandTest {
                                 new PrintStream(err, true, StandardCharsets.UTF_8))
                         .run(
                                 new String[] {
-                                    "demo", "--rows", "2000", "--files", "4", "--parallelism",
-                                    "2", "--work-dir", work.toString()
+                                    "demo",
+                                    "--rows",
+                                    "2000",
+                                    "--files",
+                                    "4",
+                                    "--parallelism",
+                                    "2",
+                                    "--work-dir",
+                                    work.toString()
                                 });
         String stdout = out.toString(StandardCharsets.UTF_8);
         String stderr = err.toString(StandardCharsets.UTF_8);
@@ -46,7 +53,9 @@ class DemoCommandTest {
         long activeParts = field(json, "active_parts");
         assertThat(activeParts).isGreaterThanOrEqualTo(1);
         assertThat(field(json, "parts_written")).isGreaterThanOrEqualTo(activeParts);
-        assertThat(stdout).contains("CREATE TABLE posts (").contains("ALTER TABLE posts ATTACH PART '");
+        assertThat(stdout)
+                .contains("CREATE TABLE posts (")
+                .contains("ALTER TABLE posts ATTACH PART '");
 
         Path tableDir = work.resolve("table");
         MergeTreeTable table =
@@ -82,7 +91,8 @@ class DemoCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code =
                 new S3MergeTreeCommand(
-                                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                                new PrintStream(
+                                        new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                                 new PrintStream(err, true, StandardCharsets.UTF_8))
                         .run(new String[] {"demo", "--rows", "x"});
         assertThat(code).isNotZero();
