@@ -18,13 +18,13 @@ import org.apache.parquet.schema.MessageTypeParser;
  * deterministic pseudo-random values in the manner of {@code tools/gen-posts.js}: every value is a
  * hash of (seed, Id, column).
  */
-final class PostsGenerator {
+public final class PostsGenerator {
     static final String ENUM =
             "Enum8('Question' = 1, 'Answer' = 2, 'Wiki' = 3, 'TagWikiExcerpt' = 4, 'TagWiki' = 5,"
                     + " 'ModeratorNomination' = 6, 'WikiPlaceholder' = 7, 'PrivilegeWiki' = 8)";
 
     /** The posts table's columns (ClickHouse types). */
-    static final String COLUMNS =
+    public static final String COLUMNS =
             "Id Int32, PostTypeId "
                     + ENUM
                     + ", AcceptedAnswerId UInt32, CreationDate DateTime64(3, 'UTC'), Score Int32,"
@@ -36,7 +36,7 @@ final class PostsGenerator {
                     + " CommunityOwnedDate DateTime64(3, 'UTC'), ClosedDate DateTime64(3, 'UTC')";
 
     /** The posts table (as {@code ../shared/tools/posts.sql} defines it). */
-    static final String DDL =
+    public static final String DDL =
             "CREATE TABLE posts ("
                     + COLUMNS
                     + ") ENGINE = MergeTree PARTITION BY toYear(CreationDate)"
@@ -100,7 +100,7 @@ final class PostsGenerator {
 
     private final long seed;
 
-    PostsGenerator(long seed) {
+    public PostsGenerator(long seed) {
         this.seed = seed;
     }
 
@@ -108,7 +108,7 @@ final class PostsGenerator {
      * Writes rows with Ids {@code [firstId, firstId + rows)} to {@code file} (Snappy-compressed
      * Parquet); returns the file's size.
      */
-    long write(Path file, long firstId, long rows) throws IOException {
+    public long write(Path file, long firstId, long rows) throws IOException {
         Files.createDirectories(file.getParent());
         Files.deleteIfExists(file);
         MessageType type = MessageTypeParser.parseMessageType(PARQUET_SCHEMA);

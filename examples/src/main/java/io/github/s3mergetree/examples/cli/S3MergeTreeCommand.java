@@ -15,9 +15,10 @@ public final class S3MergeTreeCommand {
     private final PrintStream err;
     private final Map<String, Subcommand> subcommands = new LinkedHashMap<>();
 
-    S3MergeTreeCommand(PrintStream out, PrintStream err) {
+    public S3MergeTreeCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
+        register(new io.github.s3mergetree.examples.ingest.IngestCommand());
         register(new DemoCommand());
     }
 
@@ -26,6 +27,11 @@ public final class S3MergeTreeCommand {
     }
 
     public static void main(String[] args) {
+        // before any logger exists: Flink's and the connectors' warnings go to the log file, and
+        // to stderr only with --verbose
+        if (List.of(args).contains("--verbose")) {
+            System.setProperty("s3mergetree.console.level", "WARN");
+        }
         int code = new S3MergeTreeCommand(System.out, System.err).run(args);
         System.out.flush();
         System.exit(code);
@@ -40,7 +46,7 @@ public final class S3MergeTreeCommand {
     }
 
     /** Runs the command; returns the exit code. */
-    int run(String[] args) {
+    public int run(String[] args) {
         List<String> argv = List.of(args);
         boolean verbose = argv.contains("--verbose");
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
@@ -69,7 +75,12 @@ public final class S3MergeTreeCommand {
             if (verbose) {
                 e.printStackTrace(err);
             } else {
-                err.println("(run with --verbose for the stack trace)");
+                err.println(
+                        "(run with --verbose for the stack trace; log: "
+                                + System.getProperty(
+                                        "s3mergetree.log.file",
+                                        System.getProperty("java.io.tmpdir") + "/s3-mergetree.log")
+                                + ")");
             }
             return 1;
         } finally {
@@ -78,18 +89,24 @@ public final class S3MergeTreeCommand {
         }
     }
 
-    /** The innermost cause's message on one line (the class name when it has none). */
+    /**
+     * The exception's message on one line, followed by its innermost cause's message when that adds
+     * something (the class name stands in for a missing message).
+     */
     static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
-        String m =
+        String top = e.getMessage();
+        String root =
                 t.getMessage() == null
                         ? t.getClass().getSimpleName()
                         : t instanceof Error
                                 ? t.getClass().getSimpleName() + ": " + t.getMessage()
                                 : t.getMessage();
+        String m =
+                top == null || top.contains(root) ? (top == null ? root : top) : top + ": " + root;
         return m.replace('\n', ' ');
     }
 }

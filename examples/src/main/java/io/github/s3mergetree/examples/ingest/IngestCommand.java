@@ -1,0 +1,396 @@
+package io.github.s3mergetree.examples.ingest;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.examples.cli.Subcommand;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.source.s3.S3Source;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import sun.misc.Signal;
+
+/**
+ * {@code s3-mergetree ingest}: the S3 source → MergeTree sink job, on an embedded Flink MiniCluster
+ * or submitted to a cluster ({@code --jobmanager}, with the job jar).
+ *
+ * <p>Exactly once across runs: the job checkpoints every {@code --checkpoint-interval} into the
+ * ingest's state directory ({@link IngestState}) and retains its checkpoints; running the same
+ * command again after a crash or kill -9 resumes from the newest one, and a finished bounded ingest
+ * is not repeated. SIGTERM/SIGINT stop the job with a savepoint (a last commit), from which the
+ * next run resumes — the graceful stop of {@code --continuous}.
+ *
+ * <p>Bad input fails before anything is written: the DDL is parsed, a table directory with another
+ * DDL is refused, unknown settings are named, and the objects are listed once in the client ({@link
+ * ObjectPreflight}). Progress goes to stderr; the last stdout line is a JSON summary.
+ */
+public final class IngestCommand implements Subcommand {
+    private static final Duration POLL = Duration.ofMillis(250);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
+
+    @Override
+    public String name() {
+        return "ingest";
+    }
+
+    @Override
+    public String usage() {
+        return IngestOptions.USAGE;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        IngestOptions o = IngestOptions.parse(args);
+        return new Run(o, out, err).execute();
+    }
+
+    /** One execution of the command. */
+    private static final class Run {
+        private final IngestOptions o;
+        private final PrintStream out;
+        private final PrintStream err;
+        private final AtomicBoolean stopRequested = new AtomicBoolean();
+        private volatile JobClient client;
+
+        Run(IngestOptions o, PrintStream out, PrintStream err) {
+            this.o = o;
+            this.out = out;
+            this.err = err;
+        }
+
+        int execute() throws Exception {
+            String ddl = readDdl();
+            TableSchema schema = parseDdl(ddl);
+            // the form the engine stores and compares (normalized by the DDL parser)
+            String storedForm = TableLayouts.fromDdl(ddl).ddl();
+            checkTableDirectory(storedForm);
+            IngestSettings settings = IngestSettings.parse(o.settings());
+            S3Source<Block> source = IngestPipeline.source(o, schema, settings);
+            MergeTreeSink<Block> sink = IngestPipeline.sink(o, ddl, settings);
+
+            ObjectPreflight.Listing listing = ObjectPreflight.list(source);
+            if (listing.objects().isEmpty() && !o.continuous()) {
+                throw new IllegalArgumentException("no object matches " + o.source());
+            }
+            err.printf(
+                    Locale.ROOT,
+                    "input: %d objects, %.1f MB matching %s%n",
+                    listing.objects().size(),
+                    listing.totalBytes() / 1e6,
+                    o.source());
+
+            // from here on the table directory is written to
+            String key = IngestPipeline.ingestKey(o);
+            Files.createDirectories(o.tablePath());
+            TableDirectory.createOrOpen(o.tablePath(), storedForm);
+            IngestState state = IngestState.open(o.tablePath(), key);
+            TableProgress progress = new TableProgress(o.tablePath());
+            if (state.partLogStart().isEmpty()) {
+                state.setPartLogStart(progress.partLogLines());
+            }
+            long logStart = state.partLogStart().get();
+            if (state.finished() && !o.continuous()) {
+                err.println(
+                        "this ingest already finished (state in "
+                                + state.directory()
+                                + "); nothing to do. Delete that directory to ingest again.");
+                printSummary(progress.snapshot(logStart), null);
+                return 0;
+            }
+
+            Configuration conf = flinkConfiguration(state);
+            StreamExecutionEnvironment env = environment(conf);
+            IngestPipeline.addTo(env, source, sink, o);
+            installStopHandler(state);
+            client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
+            state.setJob(client.getJobID().toString(), o.jobmanager());
+            err.printf(
+                    Locale.ROOT,
+                    "job %s %s (%s), table %s%n",
+                    client.getJobID(),
+                    o.jobmanager() == null
+                            ? "on an embedded MiniCluster"
+                            : "on the cluster at " + o.jobmanager(),
+                    conf.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
+                            .map(p -> "resuming from " + p)
+                            .orElse("fresh start"),
+                    o.tablePath());
+
+            Instant readingStart = awaitEnd(progress, logStart, listing);
+            boolean stopped = stopRequested.get();
+            if (!o.continuous() && !stopped) {
+                state.markFinished();
+            }
+            TableProgress.Snapshot s = progress.snapshot(logStart);
+            err.printf(
+                    Locale.ROOT,
+                    "%s: %d rows committed in %d parts, %d merges, %d active parts%n",
+                    stopped ? "stopped with a savepoint" : "done",
+                    s.rows(),
+                    s.partsWritten(),
+                    s.merges(),
+                    s.activeParts());
+            printSummary(s, readingStart);
+            return 0;
+        }
+
+        private String readDdl() throws IOException {
+            try {
+                return Files.readString(o.tableDdlFile(), StandardCharsets.UTF_8);
+            } catch (NoSuchFileException e) {
+                throw new IllegalArgumentException(
+                        "--table-ddl-file " + o.tableDdlFile() + " does not exist");
+            }
+        }
+
+        private TableSchema parseDdl(String ddl) {
+            try {
+                TableSchema schema = TableSchema.parse(ddl);
+                TableLayouts.fromDdl(ddl);
+                return schema;
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(
+                        "the DDL in " + o.tableDdlFile() + " is invalid: " + e.getMessage(), e);
+            }
+        }
+
+        private void checkTableDirectory(String ddl) throws IOException {
+            Path table = o.tablePath();
+            if (Files.exists(table) && !Files.isDirectory(table)) {
+                throw new IllegalArgumentException(
+                        "--table-path " + table + " exists and is not a directory");
+            }
+            Path stored =
+                    table.resolve(TableDirectory.METADATA_DIR).resolve(TableDirectory.DDL_FILE);
+            if (Files.isRegularFile(stored)) {
+                String existing = Files.readString(stored, StandardCharsets.UTF_8);
+                if (!existing.strip().equals(ddl.strip())) {
+                    throw new IllegalArgumentException(
+                            "the table directory "
+                                    + table
+                                    + " was created with a different DDL (see "
+                                    + stored
+                                    + ")");
+                }
+            } else if (Files.isDirectory(table)) {
+                try (var s = Files.list(table)) {
+                    if (s.findAny().isPresent()) {
+                        throw new IllegalArgumentException(
+                                "--table-path "
+                                        + table
+                                        + " is a non-empty directory that is not a table"
+                                        + " directory");
+                    }
+                }
+            }
+        }
+
+        private Configuration flinkConfiguration(IngestState state) throws IOException {
+            Configuration conf = new Configuration();
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, o.checkpointInterval());
+            conf.set(
+                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                    state.checkpointsDirectory().toUri().toString());
+            conf.set(
+                    CheckpointingOptions.SAVEPOINT_DIRECTORY,
+                    state.savepointsDirectory().toUri().toString());
+            conf.set(
+                    CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                    ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+            conf.set(
+                    RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                    Duration.ofSeconds(2));
+            Optional<Path> snapshot = state.latestSnapshot();
+            snapshot.ifPresent(
+                    p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
+            for (String kv : o.flinkConfig()) {
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException(
+                            "--flink-config takes key=value, not '" + kv + "'");
+                }
+                conf.setString(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+            return conf;
+        }
+
+        private StreamExecutionEnvironment environment(Configuration conf) throws IOException {
+            if (o.jobmanager() == null) {
+                int p =
+                        o.parallelism() != null
+                                ? o.parallelism()
+                                : Math.max(1, Runtime.getRuntime().availableProcessors());
+                return StreamExecutionEnvironment.createLocalEnvironment(p, conf);
+            }
+            int colon = o.jobmanager().lastIndexOf(':');
+            String host = o.jobmanager().substring(0, colon);
+            int port = Integer.parseInt(o.jobmanager().substring(colon + 1));
+            Path jar = JobJar.locate(o.jobJar());
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.createRemoteEnvironment(
+                            host, port, conf, jar.toString());
+            if (o.parallelism() != null) {
+                env.setParallelism(o.parallelism());
+            }
+            return env;
+        }
+
+        /** SIGTERM / SIGINT: stop the job with a savepoint (its last commit), then exit 0. */
+        private void installStopHandler(IngestState state) {
+            sun.misc.SignalHandler handler =
+                    sig -> {
+                        if (!stopRequested.compareAndSet(false, true)) {
+                            return;
+                        }
+                        err.println("SIG" + sig.getName() + ": stopping with a savepoint...");
+                        JobClient c = client;
+                        if (c == null) {
+                            System.exit(130);
+                        }
+                        Thread t =
+                                new Thread(
+                                        () -> {
+                                            try {
+                                                String path =
+                                                        c.stopWithSavepoint(
+                                                                        false,
+                                                                        state.savepointsDirectory()
+                                                                                .toUri()
+                                                                                .toString(),
+                                                                        SavepointFormatType
+                                                                                .CANONICAL)
+                                                                .get(5, TimeUnit.MINUTES);
+                                                err.println("savepoint: " + path);
+                                            } catch (Exception e) {
+                                                err.println(
+                                                        "stop with savepoint failed: "
+                                                                + e.getMessage()
+                                                                + "; cancelling (the next run"
+                                                                + " resumes from the last"
+                                                                + " checkpoint)");
+                                                c.cancel();
+                                            }
+                                        },
+                                        "s3-mergetree-stop");
+                        t.setDaemon(true);
+                        t.start();
+                    };
+            for (String sig : List.of("TERM", "INT")) {
+                try {
+                    Signal.handle(new Signal(sig), handler);
+                } catch (IllegalArgumentException e) {
+                    // not supported on this platform: the default handling applies
+                }
+            }
+        }
+
+        /** Waits for the job's end with progress lines; returns when reading started. */
+        private Instant awaitEnd(
+                TableProgress progress, long logStart, ObjectPreflight.Listing listing)
+                throws Exception {
+            CompletableFuture<?> result = client.getJobExecutionResult();
+            Instant readingStart = null;
+            long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+            while (!result.isDone()) {
+                try {
+                    result.get(POLL.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    // poll
+                }
+                if (readingStart == null && !result.isDone()) {
+                    try {
+                        JobStatus st = client.getJobStatus().get(10, TimeUnit.SECONDS);
+                        if (st == JobStatus.RUNNING) {
+                            readingStart = Instant.now();
+                        }
+                    } catch (Exception e) {
+                        // the status is best effort; the result decides
+                    }
+                }
+                if (System.nanoTime() >= nextProgress) {
+                    nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+                    printProgress(progress.snapshot(logStart), readingStart);
+                }
+            }
+            try {
+                result.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(
+                        "the job failed: " + rootMessage(e.getCause()), e.getCause());
+            }
+            return readingStart == null ? Instant.now() : readingStart;
+        }
+
+        private void printProgress(TableProgress.Snapshot s, Instant start) {
+            double secs =
+                    start == null ? 0 : Duration.between(start, Instant.now()).toMillis() / 1e3;
+            err.printf(
+                    Locale.ROOT,
+                    "progress: %,d rows, %.1f MB committed, %,.0f rows/s, %d parts written,"
+                            + " %d active, %d merges, %.0f s%n",
+                    s.rows(),
+                    s.bytesUncompressed() / 1e6,
+                    secs > 0 ? s.rows() / secs : 0.0,
+                    s.partsWritten(),
+                    s.activeParts(),
+                    s.merges(),
+                    secs);
+        }
+
+        private void printSummary(TableProgress.Snapshot s, Instant readingStart) {
+            double seconds = 0;
+            if (readingStart != null) {
+                Instant end =
+                        s.lastEvent() != null && s.lastEvent().isAfter(readingStart)
+                                ? s.lastEvent()
+                                : Instant.now();
+                seconds = Duration.between(readingStart, end).toMillis() / 1e3;
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "{\"rows\":%d,\"bytes_uncompressed\":%d,\"seconds\":%.3f,\"rows_per_s\":%.0f,"
+                            + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d}%n",
+                    s.rows(),
+                    s.bytesUncompressed(),
+                    seconds,
+                    seconds > 0 ? s.rows() / seconds : 0.0,
+                    s.partsWritten(),
+                    s.activeParts(),
+                    s.merges());
+            out.flush();
+        }
+
+        private static String rootMessage(Throwable e) {
+            Throwable t = e;
+            while (t.getCause() != null && t.getCause() != t) {
+                t = t.getCause();
+            }
+            return t.getMessage() == null ? t.getClass().getName() : t.getMessage();
+        }
+    }
+}

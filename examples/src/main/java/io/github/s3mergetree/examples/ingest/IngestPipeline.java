@@ -1,0 +1,127 @@
+package io.github.s3mergetree.examples.ingest;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.ddl.ColumnDefinition;
+import io.github.s3mergetree.engine.ddl.DefaultKind;
+import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.source.s3.S3Source;
+import io.github.s3mergetree.source.s3.S3SourceBuilder;
+import io.github.s3mergetree.source.s3.format.TargetSchema;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The ingest job's topology: {@link S3Source} (blocks of the table's insertable columns) → {@link
+ * MergeTreeSink#forBlocks()}. Shared by the {@code ingest} command (embedded MiniCluster or a
+ * remote cluster) and by the job jar's {@link IngestJobMain} ({@code flink run}), so both run the
+ * same job.
+ */
+public final class IngestPipeline {
+    private IngestPipeline() {}
+
+    /**
+     * A stable name of one ingest (source, format, mode), used for its sink id and its state
+     * directory: re-running the same ingest finds its checkpoints; two different ingests into one
+     * table never share temporary parts.
+     */
+    public static String ingestKey(IngestOptions o) {
+        String id =
+                o.source()
+                        + "\n"
+                        + o.format().toLowerCase(Locale.ROOT)
+                        + "\n"
+                        + (o.continuous() ? "continuous" : "bounded");
+        try {
+            byte[] h =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(id.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(h, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The columns an INSERT may write: every column but MATERIALIZED and ALIAS ones. */
+    public static TargetSchema insertableColumns(TableSchema schema) {
+        List<String> names = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        for (ColumnDefinition c : schema.columns()) {
+            if (c.defaultKind() != DefaultKind.MATERIALIZED
+                    && c.defaultKind() != DefaultKind.ALIAS) {
+                names.add(c.name());
+                types.add(c.type());
+            }
+        }
+        return TargetSchema.of(names, types);
+    }
+
+    /** The source of the ingest; {@link IllegalArgumentException} names a bad option. */
+    public static S3Source<Block> source(
+            IngestOptions o, TableSchema schema, IngestSettings settings) {
+        Configuration conf = new Configuration();
+        settings.source().forEach(conf::setString);
+        String compression = conf.get(S3SourceOptions.COMPRESSION);
+        S3SourceBuilder<Block> b =
+                S3Source.builder(
+                                BlockFormats.forName(
+                                        o.format(), insertableColumns(schema), compression))
+                        .setLocation(o.source());
+        if (!o.isLocalSource()) {
+            if (o.s3Endpoint() != null) {
+                b.setEndpoint(o.s3Endpoint());
+            }
+            if (o.s3Region() != null) {
+                b.setRegion(o.s3Region());
+            }
+            b.setPathStyleAccess(o.pathStyle());
+            if (o.accessKey() != null) {
+                b.setCredentials(o.accessKey(), o.secretKey());
+            } else {
+                b.useDefaultCredentials();
+            }
+        }
+        if (o.continuous()) {
+            b.setContinuous(o.discoveryInterval(), S3SourceOptions.S3QUEUE_MODE.defaultValue());
+        } else {
+            b.setBounded();
+        }
+        b.setOptions(conf);
+        return b.build();
+    }
+
+    /** The sink of the ingest, with sink id {@code ingest-<key>}. */
+    public static MergeTreeSink<Block> sink(IngestOptions o, String ddl, IngestSettings settings) {
+        return MergeTreeSink.forBlocks()
+                .setTablePath(o.tablePath().toString())
+                .setDdl(ddl)
+                .setSettings(settings.sink())
+                .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
+                .setSinkId("ingest-" + ingestKey(o))
+                .build();
+    }
+
+    /** Adds source → sink to {@code env}. */
+    public static void addTo(
+            StreamExecutionEnvironment env,
+            S3Source<Block> source,
+            MergeTreeSink<Block> sink,
+            IngestOptions o) {
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "S3 " + o.source())
+                .uid("s3-source")
+                .sinkTo(sink)
+                .name("MergeTree " + o.tablePath().getFileName())
+                .uid("mergetree-sink");
+    }
+}

@@ -1,0 +1,196 @@
+package io.github.s3mergetree.examples.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.examples.cli.PostsGenerator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code s3-mergetree ingest} in-process: a bounded ingest from the S3 API server equals chDB's own
+ * insert of the same files; re-running a finished ingest adds nothing; {@code file://} sources and
+ * {@code --setting}s work; bad input fails with one line, exit code ≠ 0, no stack trace and nothing
+ * written to the table.
+ */
+class IngestCommandTest {
+    @TempDir static Path tmp;
+    static IngestFixture fx;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        fx = new IngestFixture(tmp);
+        fx.addFiles(4, 3000);
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        fx.close();
+    }
+
+    @Test
+    void ingestsFromS3ExactlyAsClickHouseDoes() throws Exception {
+        Path table = tmp.resolve("t-s3");
+        IngestFixture.Result r =
+                IngestFixture.runInProcess(
+                        fx.ingestArgs(
+                                table,
+                                "--checkpoint-interval",
+                                "1s",
+                                "--optimize-final",
+                                "--setting",
+                                "max_download_threads=2",
+                                "--setting",
+                                "min_insert_block_size_rows=5000"));
+        assertThat(r.code()).as("stderr:\n%s", r.err()).isZero();
+        assertThat(r.lastLine()).startsWith("{\"rows\":12000,");
+        assertThat(r.field("parts_written")).isGreaterThanOrEqualTo(r.field("active_parts"));
+        assertThat(r.field("active_parts")).isEqualTo(2); // OPTIMIZE FINAL: one per year
+        assertThat(r.err()).contains("input: 4 objects").doesNotContain(IngestFixture.SECRET);
+        fx.assertEqualToClickHouse(table);
+
+        // a finished ingest is not repeated
+        IngestFixture.Result again = IngestFixture.runInProcess(fx.ingestArgs(table));
+        assertThat(again.code()).as("stderr:\n%s", again.err()).isZero();
+        assertThat(again.err()).contains("already finished");
+        assertThat(IngestFixture.tableRows(table)).isEqualTo(12000);
+    }
+
+    @Test
+    void ingestsLocalFiles() throws Exception {
+        Path table = tmp.resolve("t-file");
+        List<String> args =
+                List.of(
+                        "ingest",
+                        "--source",
+                        "file://"
+                                + fx.store.resolve(IngestFixture.BUCKET)
+                                + "/posts/part-0000{0,1}.parquet",
+                        "--format",
+                        "parquet",
+                        "--table-ddl-file",
+                        fx.ddlFile.toString(),
+                        "--table-path",
+                        table.toString(),
+                        "--parallelism",
+                        "1");
+        IngestFixture.Result r = IngestFixture.runInProcess(args);
+        assertThat(r.code()).as("stderr:\n%s", r.err()).isZero();
+        assertThat(r.field("rows")).isEqualTo(6000);
+        assertThat(IngestFixture.tableRows(table)).isEqualTo(6000);
+    }
+
+    @Test
+    void missingOptionIsAUsageError() {
+        IngestFixture.Result r =
+                IngestFixture.runInProcess(List.of("ingest", "--format", "Parquet"));
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("missing --source").contains("usage: s3-mergetree ingest");
+    }
+
+    @Test
+    void ddlThatDoesNotParse() throws Exception {
+        Path bad = tmp.resolve("bad.sql");
+        Files.writeString(bad, "CREATE TABLE t (a UInt64) ENGINE = MergeTree ORDER BY (b)");
+        List<String> args =
+                replace(
+                        fx.ingestArgs(tmp.resolve("t-bad-ddl")),
+                        "--table-ddl-file",
+                        bad.toString());
+        assertFailsCleanly(args, tmp.resolve("t-bad-ddl"), "the DDL in " + bad + " is invalid");
+    }
+
+    @Test
+    void tableCreatedWithAnotherDdl() throws Exception {
+        Path table = tmp.resolve("t-other-ddl");
+        Path other = tmp.resolve("other.sql");
+        Files.writeString(
+                other,
+                PostsGenerator.DDL.replace(
+                        "ORDER BY (PostTypeId,", "ORDER BY (Score, PostTypeId,"));
+        IngestFixture.Result first =
+                IngestFixture.runInProcess(
+                        replace(
+                                fx.ingestArgs(table, "--checkpoint-interval", "1s"),
+                                "--table-ddl-file",
+                                other.toString()));
+        assertThat(first.code()).as(first.err()).isZero();
+        long rows = IngestFixture.tableRows(table);
+        IngestFixture.Result r = IngestFixture.runInProcess(fx.ingestArgs(table));
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("was created with a different DDL").doesNotContain("\tat ");
+        assertThat(IngestFixture.tableRows(table)).isEqualTo(rows);
+    }
+
+    @Test
+    void globThatMatchesNothing() {
+        List<String> args =
+                replace(
+                        fx.ingestArgs(tmp.resolve("t-nothing")),
+                        "--source",
+                        "s3://" + IngestFixture.BUCKET + "/nope/*.parquet");
+        assertFailsCleanly(
+                args, tmp.resolve("t-nothing"), "no object matches s3://lake/nope/*.parquet");
+    }
+
+    @Test
+    void wrongCredentials() {
+        List<String> args =
+                replace(fx.ingestArgs(tmp.resolve("t-creds")), "--s3-secret-key", "wrong");
+        assertFailsCleanly(args, tmp.resolve("t-creds"), "cannot list s3://lake");
+    }
+
+    @Test
+    void unreachableEndpoint() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        List<String> args =
+                replace(
+                        fx.ingestArgs(tmp.resolve("t-unreachable")),
+                        "--s3-endpoint",
+                        "http://127.0.0.1:" + port);
+        assertFailsCleanly(
+                args,
+                tmp.resolve("t-unreachable"),
+                "cannot list s3://lake via http://127.0.0.1:" + port);
+    }
+
+    @Test
+    void unknownSettingIsNamed() {
+        List<String> args =
+                fx.ingestArgs(tmp.resolve("t-setting"), "--setting", "max_download_thread=4");
+        assertFailsCleanly(args, tmp.resolve("t-setting"), "unknown setting 'max_download_thread'");
+    }
+
+    @Test
+    void unknownFormatIsNamed() {
+        List<String> args = replace(fx.ingestArgs(tmp.resolve("t-format")), "--format", "Avro");
+        assertFailsCleanly(args, tmp.resolve("t-format"), "unknown format 'Avro'");
+    }
+
+    private static void assertFailsCleanly(List<String> args, Path table, String message) {
+        IngestFixture.Result r = IngestFixture.runInProcess(args);
+        assertThat(r.code()).as("stderr:\n%s", r.err()).isNotZero();
+        assertThat(r.err())
+                .contains(message)
+                .doesNotContain("\tat ")
+                .doesNotContain(IngestFixture.SECRET);
+        assertThat(r.out()).isEmpty();
+        assertThat(table).as("nothing is written to the table").doesNotExist();
+        assertThat(table.resolve(TableDirectory.METADATA_DIR)).doesNotExist();
+    }
+
+    private static List<String> replace(List<String> args, String option, String value) {
+        List<String> a = new ArrayList<>(args);
+        a.set(a.indexOf(option) + 1, value);
+        return a;
+    }
+}

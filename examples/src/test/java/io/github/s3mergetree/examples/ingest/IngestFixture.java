@@ -1,0 +1,193 @@
+package io.github.s3mergetree.examples.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.examples.cli.LocalS3Server;
+import io.github.s3mergetree.examples.cli.PostsGenerator;
+import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Test data and helpers for the ingest tests: posts Parquet files in a bucket directory served by a
+ * {@link LocalS3Server}, the command run in-process or as a child JVM, and the judge (chDB's own
+ * insert of the same files vs our parts attached).
+ */
+final class IngestFixture implements AutoCloseable {
+    static final String BUCKET = "lake";
+    static final String KEY = "test-access";
+    static final String SECRET = "test-secret-do-not-log";
+
+    final Path root;
+    final Path store;
+    final Path ddlFile;
+    final LocalS3Server server;
+    private final PostsGenerator gen = new PostsGenerator(7);
+    private long nextId = 1;
+    private final List<Path> files = new ArrayList<>();
+
+    IngestFixture(Path root) throws Exception {
+        this.root = root;
+        this.store = root.resolve("s3");
+        Files.createDirectories(store.resolve(BUCKET));
+        this.ddlFile = root.resolve("posts.sql");
+        Files.writeString(ddlFile, PostsGenerator.DDL);
+        this.server = LocalS3Server.start(store, 0, KEY, SECRET);
+    }
+
+    /** Adds {@code n} Parquet files of {@code rows} posts under {@code posts/}. */
+    void addFiles(int n, long rows) throws IOException {
+        for (int i = 0; i < n; i++) {
+            Path f =
+                    store.resolve(BUCKET)
+                            .resolve("posts")
+                            .resolve(String.format(Locale.ROOT, "part-%05d.parquet", files.size()));
+            gen.write(f, nextId, rows);
+            nextId += rows;
+            files.add(f);
+        }
+    }
+
+    long rowsWritten() {
+        return nextId - 1;
+    }
+
+    List<String> ingestArgs(Path table, String... extra) {
+        List<String> a =
+                new ArrayList<>(
+                        List.of(
+                                "ingest",
+                                "--source",
+                                "s3://" + BUCKET + "/posts/*.parquet",
+                                "--format",
+                                "Parquet",
+                                "--table-ddl-file",
+                                ddlFile.toString(),
+                                "--table-path",
+                                table.toString(),
+                                "--s3-endpoint",
+                                server.endpoint().toString(),
+                                "--s3-access-key",
+                                KEY,
+                                "--s3-secret-key",
+                                SECRET,
+                                "--s3-path-style",
+                                "--parallelism",
+                                "2"));
+        a.addAll(List.of(extra));
+        return a;
+    }
+
+    /** The result of one in-process run. */
+    record Result(int code, String out, String err) {
+        String lastLine() {
+            String[] lines = out.strip().split("\n");
+            return lines[lines.length - 1];
+        }
+
+        long field(String name) {
+            Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(lastLine());
+            assertThat(m.find()).as("%s in %s", name, lastLine()).isTrue();
+            return Long.parseLong(m.group(1));
+        }
+    }
+
+    static Result runInProcess(List<String> args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code =
+                new S3MergeTreeCommand(
+                                new PrintStream(out, true, StandardCharsets.UTF_8),
+                                new PrintStream(err, true, StandardCharsets.UTF_8))
+                        .run(args.toArray(String[]::new));
+        return new Result(
+                code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Starts the command in a child JVM (stdout and stderr to files under {@code root}). */
+    Process startChild(List<String> args, String name) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx768m");
+        cmd.add("-Ds3mergetree.log.file=" + root.resolve(name + ".log"));
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(S3MergeTreeCommand.class.getName());
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd)
+                .redirectOutput(root.resolve(name + ".out").toFile())
+                .redirectError(root.resolve(name + ".err").toFile())
+                .start();
+    }
+
+    String childOut(String name) throws IOException {
+        return Files.readString(root.resolve(name + ".out"));
+    }
+
+    String childErr(String name) throws IOException {
+        return Files.readString(root.resolve(name + ".err"));
+    }
+
+    /** Rows in the table's active parts, read from the table directory. */
+    static long tableRows(Path table) throws IOException {
+        String ddl = TableDirectory.open(table).storedDdl().orElseThrow();
+        MergeTreeTable t = MergeTreeTable.open(table, TableLayouts.fromDdl(ddl), Clock.systemUTC());
+        long rows = 0;
+        for (ActivePart p : t.activeParts()) {
+            rows += p.rows();
+        }
+        return rows;
+    }
+
+    /**
+     * ClickHouse judges: our active parts attached into {@code posts} (CHECK TABLE passes) equal
+     * chDB's own insert of the same Parquet files into {@code ref}: count, uniqExact(Id) and
+     * sum(cityHash64(*)).
+     */
+    void assertEqualToClickHouse(Path table) throws Exception {
+        MergeTreeTable t =
+                MergeTreeTable.open(
+                        table, TableLayouts.fromDdl(PostsGenerator.DDL), Clock.systemUTC());
+        try (ChDb ch = ChDb.start(root.resolve("chdb-" + System.nanoTime()))) {
+            ch.execute(PostsGenerator.DDL);
+            ch.execute(PostsGenerator.DDL.replace("CREATE TABLE posts", "CREATE TABLE ref"));
+            for (ActivePart p : t.activeParts()) {
+                ch.attachPart("posts", table.resolve(p.name().toString()));
+            }
+            ch.assertCheckTablePasses("posts");
+            Path userFiles = ch.userFilesDir();
+            Files.createDirectories(userFiles);
+            for (Path f : files) {
+                Files.copy(f, userFiles.resolve(f.getFileName()));
+                ch.execute(
+                        "INSERT INTO ref SELECT * FROM file('" + f.getFileName() + "', Parquet)");
+            }
+            assertThat(ch.queryLong("SELECT count() FROM posts"))
+                    .isEqualTo(rowsWritten())
+                    .isEqualTo(ch.queryLong("SELECT count() FROM ref"));
+            assertThat(ch.queryLong("SELECT uniqExact(Id) FROM posts")).isEqualTo(rowsWritten());
+            assertThat(ch.query("SELECT sum(cityHash64(*)) FROM posts"))
+                    .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM ref"));
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+    }
+}
