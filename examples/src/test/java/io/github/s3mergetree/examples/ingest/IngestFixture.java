@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +58,11 @@ final class IngestFixture implements AutoCloseable {
                     store.resolve(BUCKET)
                             .resolve("posts")
                             .resolve(String.format(Locale.ROOT, "part-%05d.parquet", files.size()));
-            gen.write(f, nextId, rows);
+            // written aside and renamed into the bucket: an S3 PUT is atomic, a growing file is not
+            Path staging = root.resolve("staging").resolve(f.getFileName());
+            gen.write(staging, nextId, rows);
+            Files.createDirectories(f.getParent());
+            Files.move(staging, f, StandardCopyOption.ATOMIC_MOVE);
             nextId += rows;
             files.add(f);
         }
