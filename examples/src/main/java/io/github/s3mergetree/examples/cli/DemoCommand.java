@@ -1,18 +1,15 @@
 package io.github.s3mergetree.examples.cli;
 
-import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableLayouts;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
-import io.github.s3mergetree.source.s3.S3Source;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
-import io.github.s3mergetree.source.s3.format.TargetSchema;
+import io.github.s3mergetree.examples.ingest.IngestCommand;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -22,10 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * {@code s3-mergetree demo}: the whole product on an embedded default.
@@ -112,45 +105,51 @@ public final class DemoCommand implements Subcommand {
                 (System.nanoTime() - t0) / 1e9,
                 store.resolve(BUCKET));
 
-        // 2. an S3 API server over them, then the Flink job
-        long rowsIn;
-        double seconds;
+        // 2. an S3 API server over them, then the ingest job (the same as `s3-mergetree ingest`)
+        long rowsIn = o.rows() * o.files();
+        Path ddlFile = o.workDir().resolve("posts.sql");
+        Files.writeString(ddlFile, PostsGenerator.DDL + "\n");
+        String summary;
         try (LocalS3Server server = LocalS3Server.start(store, 0, ACCESS_KEY, SECRET_KEY)) {
             URI endpoint = server.endpoint();
             err.printf(
                     Locale.ROOT, "S3 API server (S3Proxy) on %s, bucket '%s'%n", endpoint, BUCKET);
-            S3Source<Block> source =
-                    S3Source.builder(
-                                    new ParquetBlockFormat(
-                                            TargetSchema.parse(PostsGenerator.COLUMNS)))
-                            .setLocation("s3://" + BUCKET + "/posts/*.parquet")
-                            .setEndpoint(endpoint)
-                            .setPathStyleAccess(true)
-                            .setCredentials(ACCESS_KEY, SECRET_KEY)
-                            .setBounded()
-                            .build();
-            MergeTreeSink<Block> sink =
-                    MergeTreeSink.forBlocks()
-                            .setTablePath(table.toString())
-                            .setDdl(PostsGenerator.DDL)
-                            .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, true)
-                            .build();
-
-            Configuration conf = new Configuration();
-            StreamExecutionEnvironment env =
-                    StreamExecutionEnvironment.createLocalEnvironment(o.parallelism(), conf);
-            env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-            env.fromSource(source, WatermarkStrategy.noWatermarks(), "s3://demo/posts/*.parquet")
-                    .sinkTo(sink)
-                    .name("MergeTree posts");
             err.printf(
                     Locale.ROOT,
                     "running the Flink job on a local MiniCluster (parallelism %d)...%n",
                     o.parallelism());
-            long t1 = System.nanoTime();
-            env.execute("s3-mergetree demo");
-            seconds = (System.nanoTime() - t1) / 1e9;
-            rowsIn = o.rows() * o.files();
+            ByteArrayOutputStream jobOut = new ByteArrayOutputStream();
+            int code =
+                    new IngestCommand()
+                            .run(
+                                    List.of(
+                                            "--source",
+                                            "s3://" + BUCKET + "/posts/*.parquet",
+                                            "--format",
+                                            "Parquet",
+                                            "--table-ddl-file",
+                                            ddlFile.toString(),
+                                            "--table-path",
+                                            table.toString(),
+                                            "--s3-endpoint",
+                                            endpoint.toString(),
+                                            "--s3-access-key",
+                                            ACCESS_KEY,
+                                            "--s3-secret-key",
+                                            SECRET_KEY,
+                                            "--s3-path-style",
+                                            "--parallelism",
+                                            Integer.toString(o.parallelism()),
+                                            "--checkpoint-interval",
+                                            "2s",
+                                            "--optimize-final"),
+                                    new PrintStream(jobOut, true, StandardCharsets.UTF_8),
+                                    err);
+            String[] lines = jobOut.toString(StandardCharsets.UTF_8).strip().split("\n");
+            summary = lines[lines.length - 1];
+            if (code != 0 || !summary.startsWith("{")) {
+                throw new IllegalStateException("the ingest job failed (exit code " + code + ")");
+            }
         }
 
         // 3. the result, as the table directory shows it
@@ -175,9 +174,8 @@ public final class DemoCommand implements Subcommand {
         }
         err.printf(
                 Locale.ROOT,
-                "done in %.1f s: %d rows, %d parts written, %d merges, %d active parts"
+                "%d rows, %d parts written, %d merges, %d active parts"
                         + " (%.1f MB on disk, %.1f MB uncompressed) in %s%n",
-                seconds,
                 rows,
                 partsWritten,
                 merges,
@@ -201,17 +199,7 @@ public final class DemoCommand implements Subcommand {
         }
         out.println("CHECK TABLE posts;");
         out.println("SELECT count() FROM posts;  -- " + rows);
-        out.printf(
-                Locale.ROOT,
-                "{\"rows\":%d,\"bytes_uncompressed\":%d,\"seconds\":%.3f,\"rows_per_s\":%.0f,"
-                        + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d}%n",
-                rows,
-                bytesUncompressed,
-                seconds,
-                seconds > 0 ? rows / seconds : 0.0,
-                partsWritten,
-                parts.size(),
-                merges);
+        out.println(summary);
         out.flush();
         return 0;
     }
