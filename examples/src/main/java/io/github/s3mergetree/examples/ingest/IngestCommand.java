@@ -74,6 +74,7 @@ public final class IngestCommand implements Subcommand {
         private final PrintStream err;
         private final AtomicBoolean stopRequested = new AtomicBoolean();
         private volatile JobClient client;
+        private java.util.OptionalLong totalRows = java.util.OptionalLong.empty();
 
         Run(IngestOptions o, PrintStream out, PrintStream err) {
             this.o = o;
@@ -95,11 +96,17 @@ public final class IngestCommand implements Subcommand {
             if (listing.objects().isEmpty() && !o.continuous()) {
                 throw new IllegalArgumentException("no object matches " + o.source());
             }
+            if (o.format().equalsIgnoreCase("parquet") && !o.continuous()) {
+                totalRows = ParquetRowCounter.totalRows(source.storeConfig(), listing.objects());
+            }
             err.printf(
                     Locale.ROOT,
-                    "input: %d objects, %.1f MB matching %s%n",
+                    "input: %d objects, %.1f MB%s matching %s%n",
                     listing.objects().size(),
                     listing.totalBytes() / 1e6,
+                    totalRows.isPresent()
+                            ? String.format(Locale.ROOT, ", %,d rows", totalRows.getAsLong())
+                            : "",
                     o.source());
 
             // from here on the table directory is written to
@@ -349,10 +356,21 @@ public final class IngestCommand implements Subcommand {
         private void printProgress(TableProgress.Snapshot s, Instant start) {
             double secs =
                     start == null ? 0 : Duration.between(start, Instant.now()).toMillis() / 1e3;
+            String bar = "";
+            if (totalRows.isPresent() && totalRows.getAsLong() > 0) {
+                double f = Math.min(1.0, s.rows() / (double) totalRows.getAsLong());
+                int filled = (int) Math.round(f * 30);
+                bar =
+                        "["
+                                + "#".repeat(filled)
+                                + ".".repeat(30 - filled)
+                                + String.format(Locale.ROOT, "] %3.0f%% ", f * 100);
+            }
             err.printf(
                     Locale.ROOT,
-                    "progress: %,d rows, %.1f MB committed, %,.0f rows/s, %d parts written,"
+                    "progress: %s%,d rows, %.1f MB committed, %,.0f rows/s, %d parts written,"
                             + " %d active, %d merges, %.0f s%n",
+                    bar,
                     s.rows(),
                     s.bytesUncompressed() / 1e6,
                     secs > 0 ? s.rows() / secs : 0.0,
