@@ -20,6 +20,7 @@ public final class S3MergeTreeCommand {
         this.err = err;
         register(new io.github.s3mergetree.examples.ingest.IngestCommand());
         register(new DemoCommand());
+        register(new S3ServerCommand());
     }
 
     private void register(Subcommand c) {
