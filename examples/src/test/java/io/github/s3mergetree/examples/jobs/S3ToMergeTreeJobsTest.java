@@ -6,7 +6,11 @@ import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ParameterTool;
 import org.junit.jupiter.api.Test;
@@ -125,12 +129,7 @@ class S3ToMergeTreeJobsTest {
                 assertThat(JobsTesting.committedRows(table)).isEqualTo(5000);
             } finally {
                 job.cancel().get();
-                // let the job end before its S3 server does
-                long deadline = System.currentTimeMillis() + 60_000;
-                while (!job.getJobStatus().get().isGloballyTerminalState()
-                        && System.currentTimeMillis() < deadline) {
-                    Thread.sleep(50);
-                }
+                awaitTermination(job);
             }
         }
         try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
@@ -138,6 +137,90 @@ class S3ToMergeTreeJobsTest {
             assertThat(ch.query("SELECT count(), uniqExact(id), min(id), max(id) FROM events"))
                     .isEqualTo(ch.query("SELECT 5000, 5000, 0, 4999"));
         }
+    }
+
+    @Test
+    @Timeout(300)
+    void continuousJobResumesFromASavepointWithoutLossOrDuplicates() throws Exception {
+        Path bucket = tmp.resolve("s3/data");
+        JobsTesting.writeCsv(bucket, "events/a-0.csv", 0, 1000);
+        JobsTesting.writeCsv(bucket, "events/a-1.csv", 1000, 1000);
+        Path table = tmp.resolve("table");
+        try (LocalS3Server s3 =
+                LocalS3Server.start(
+                        tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
+            JobClient first = startContinuous(s3, table, new Configuration());
+            String savepoint;
+            try {
+                awaitRows(table, 2000);
+                // one more object is read, perhaps committed, when the job stops
+                JobsTesting.writeCsv(bucket, "events/b-0.csv", 2000, 1000);
+                Thread.sleep(300);
+                savepoint =
+                        first.stopWithSavepoint(
+                                        false,
+                                        tmp.resolve("savepoints").toUri().toString(),
+                                        SavepointFormatType.CANONICAL)
+                                .get();
+            } finally {
+                awaitTermination(first);
+            }
+            // objects that arrive while no job runs, then a new job from the savepoint
+            JobsTesting.writeCsv(bucket, "events/c-0.csv", 3000, 1000);
+            JobsTesting.writeCsv(bucket, "events/0-early.csv", 4000, 1000);
+            Configuration restore = new Configuration();
+            restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+            JobClient second = startContinuous(s3, table, restore);
+            try {
+                awaitRows(table, 5000);
+                Thread.sleep(2000);
+                assertThat(JobsTesting.committedRows(table)).isEqualTo(5000);
+            } finally {
+                second.cancel().get();
+                awaitTermination(second);
+            }
+        }
+        try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
+            JobsTesting.attachAll(ch, table);
+            assertThat(ch.query("SELECT count(), uniqExact(id), min(id), max(id) FROM events"))
+                    .isEqualTo(ch.query("SELECT 5000, 5000, 0, 4999"));
+        }
+    }
+
+    /** Starts the continuous job (parallelism 2, checkpoints every 300 ms) without waiting. */
+    private static JobClient startContinuous(LocalS3Server s3, Path table, Configuration conf)
+            throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
+        ContinuousS3ToMergeTreeJob.build(
+                env,
+                ParameterTool.fromArgs(
+                        new String[] {
+                            "--location",
+                            "s3://data/events/*.csv",
+                            "--endpoint",
+                            s3.endpoint().toString(),
+                            "--access-key",
+                            JobsTesting.ACCESS_KEY,
+                            "--secret-key",
+                            JobsTesting.SECRET_KEY,
+                            "--format",
+                            "CSVWithNames",
+                            "--table-path",
+                            table.toString(),
+                            "--ddl",
+                            JobsTesting.DDL,
+                            "--discovery-interval",
+                            "200ms",
+                            "--checkpoint-interval",
+                            "300ms"
+                        }));
+        return env.executeAsync("continuous example");
+    }
+
+    /** Waits until the job has ended, so that it never outlives its S3 server. */
+    private static void awaitTermination(JobClient job) throws Exception {
+        // the result completes (normally or, when cancelled, exceptionally) once the job ended
+        job.getJobExecutionResult().handle((result, failure) -> null).get(60, TimeUnit.SECONDS);
     }
 
     private static void awaitRows(Path table, long rows) throws Exception {
