@@ -6,6 +6,8 @@ import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -38,25 +40,7 @@ class S3ToMergeTreeJobsTest {
                 LocalS3Server.start(
                         tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
-            BatchS3ToMergeTreeJob.build(
-                    env,
-                    ParameterTool.fromArgs(
-                            new String[] {
-                                "--location",
-                                "s3://data/events/*.csv",
-                                "--endpoint",
-                                s3.endpoint().toString(),
-                                "--access-key",
-                                JobsTesting.ACCESS_KEY,
-                                "--secret-key",
-                                JobsTesting.SECRET_KEY,
-                                "--format",
-                                "CSVWithNames",
-                                "--table-path",
-                                table.toString(),
-                                "--ddl",
-                                JobsTesting.DDL
-                            }));
+            BatchS3ToMergeTreeJob.build(env, params(s3, table));
             env.execute("batch example");
         }
 
@@ -92,31 +76,7 @@ class S3ToMergeTreeJobsTest {
         try (LocalS3Server s3 =
                 LocalS3Server.start(
                         tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
-            ContinuousS3ToMergeTreeJob.build(
-                    env,
-                    ParameterTool.fromArgs(
-                            new String[] {
-                                "--location",
-                                "s3://data/events/*.csv",
-                                "--endpoint",
-                                s3.endpoint().toString(),
-                                "--access-key",
-                                JobsTesting.ACCESS_KEY,
-                                "--secret-key",
-                                JobsTesting.SECRET_KEY,
-                                "--format",
-                                "CSVWithNames",
-                                "--table-path",
-                                table.toString(),
-                                "--ddl",
-                                JobsTesting.DDL,
-                                "--discovery-interval",
-                                "200ms",
-                                "--checkpoint-interval",
-                                "300ms"
-                            }));
-            JobClient job = env.executeAsync("continuous example");
+            JobClient job = startContinuous(s3, table, new Configuration());
             try {
                 awaitRows(table, 2000);
                 // objects that arrive while the job runs, in and out of key order
@@ -193,28 +153,37 @@ class S3ToMergeTreeJobsTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
         ContinuousS3ToMergeTreeJob.build(
                 env,
-                ParameterTool.fromArgs(
-                        new String[] {
-                            "--location",
-                            "s3://data/events/*.csv",
-                            "--endpoint",
-                            s3.endpoint().toString(),
-                            "--access-key",
-                            JobsTesting.ACCESS_KEY,
-                            "--secret-key",
-                            JobsTesting.SECRET_KEY,
-                            "--format",
-                            "CSVWithNames",
-                            "--table-path",
-                            table.toString(),
-                            "--ddl",
-                            JobsTesting.DDL,
-                            "--discovery-interval",
-                            "200ms",
-                            "--checkpoint-interval",
-                            "300ms"
-                        }));
+                params(
+                        s3,
+                        table,
+                        "--discovery-interval",
+                        "200ms",
+                        "--checkpoint-interval",
+                        "300ms"));
         return env.executeAsync("continuous example");
+    }
+
+    /** The jobs' parameters: CSV objects under s3://data/events/ into {@code table}. */
+    private static ParameterTool params(LocalS3Server s3, Path table, String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "--location",
+                                "s3://data/events/*.csv",
+                                "--endpoint",
+                                s3.endpoint().toString(),
+                                "--access-key",
+                                JobsTesting.ACCESS_KEY,
+                                "--secret-key",
+                                JobsTesting.SECRET_KEY,
+                                "--format",
+                                "CSVWithNames",
+                                "--table-path",
+                                table.toString(),
+                                "--ddl",
+                                JobsTesting.DDL));
+        args.addAll(List.of(more));
+        return ParameterTool.fromArgs(args.toArray(new String[0]));
     }
 
     /** Waits until the job has ended, so that it never outlives its S3 server. */
