@@ -6,12 +6,14 @@ import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.table.TableDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code s3-mergetree check --table-path DIR}: verifies every active part as ClickHouse's {@code
@@ -25,7 +27,7 @@ import java.util.Set;
  * be read at all (e.g. no {@code checksums.txt}). The last line is a JSON summary {@code
  * {"parts":N,"ok":K,"failed":F}}. Exit code 0 when every part is OK, 1 otherwise. The table
  * directory is only read: unlike a table that loads a broken part, nothing is moved to {@code
- * detached/}.
+ * detached/}; parts already there as {@code broken_*} are counted in a note on stderr.
  */
 public final class CheckCommand implements Subcommand {
     @Override
@@ -65,6 +67,14 @@ public final class CheckCommand implements Subcommand {
                 dir,
                 parts.size(),
                 failed == 0 ? "all OK" : failed + " failed the check");
+        long broken = brokenDetached(dir);
+        if (broken > 0) {
+            err.printf(
+                    Locale.ROOT,
+                    "note: detached/ holds %d part(s) moved there as broken (broken_*), not"
+                            + " checked%n",
+                    broken);
+        }
         out.printf(
                 Locale.ROOT,
                 "{\"parts\":%d,\"ok\":%d,\"failed\":%d}%n",
@@ -95,6 +105,16 @@ public final class CheckCommand implements Subcommand {
                             e.getMessage() == null
                                     ? e.getClass().getSimpleName()
                                     : e.getMessage().replace(partDir + "/", ""));
+        }
+    }
+
+    private static long brokenDetached(Path dir) throws IOException {
+        Path detached = dir.resolve("detached");
+        if (!Files.isDirectory(detached)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.list(detached)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("broken_")).count();
         }
     }
 

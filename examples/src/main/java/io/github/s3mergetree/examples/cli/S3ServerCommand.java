@@ -15,13 +15,13 @@ import java.util.stream.Stream;
  * {@code s3-mergetree s3-server}: a local S3 API server over a directory, for trying jobs without a
  * cloud account.
  *
- * <p>Serves {@code --root DIR} with {@link LocalS3Server} (S3Proxy, filesystem store) on {@code
- * 127.0.0.1} only: each subdirectory of DIR is a bucket, the files below it are its objects
- * (created buckets and uploaded objects land there too; a subdirectory is also listed as an empty
- * marker object {@code name/}, S3Proxy's filesystem store's habit). Requests must be signed (AWS
- * Signature V2 or V4, path-style) with the access key and secret key given by {@code --access-key}
- * / {@code --secret-key} (both or neither), by default {@value #DEFAULT_ACCESS_KEY} / {@value
- * #DEFAULT_SECRET_KEY}. {@code --port 0} (the default) picks a free port.
+ * <p>Serves {@code --root DIR} (created if missing) with {@link LocalS3Server} (S3Proxy, filesystem
+ * store) on {@code 127.0.0.1} only: each subdirectory of DIR is a bucket, the files below it are
+ * its objects (created buckets and uploaded objects land there too; a subdirectory is also listed
+ * as an empty marker object {@code name/}, S3Proxy's filesystem store's habit). Requests must be
+ * signed (AWS Signature V2 or V4, path-style) with the access key and secret key given by {@code
+ * --access-key} / {@code --secret-key} (both or neither), by default {@value #DEFAULT_ACCESS_KEY} /
+ * {@value #DEFAULT_SECRET_KEY}. {@code --port 0} (the default) picks a free port.
  *
  * <p>Once the server accepts requests it prints the endpoint, the buckets and the access key to
  * stderr (never the secret key), and one JSON line {@code

@@ -176,6 +176,11 @@ class PartsAndCheckCommandTest {
                 .contains(
                         parts.get(2).name()
                                 + "  CORRUPT  file id.bin at offset 0: expected a file, actual missing");
+
+        // parts detached as broken earlier are not checked, but mentioned
+        Files.createDirectories(tableDir.resolve("detached/broken_202501_9_9_0"));
+        assertThat(run("check", "--table-path", tableDir.toString()).err)
+                .contains("note: detached/ holds 1 part(s) moved there as broken");
     }
 
     @Test
