@@ -1,23 +1,17 @@
 package io.github.s3mergetree.examples.jobs;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.ddl.ColumnDefinition;
-import io.github.s3mergetree.engine.ddl.DefaultKind;
 import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.examples.ingest.BlockFormats;
+import io.github.s3mergetree.examples.ingest.IngestPipeline;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
-import io.github.s3mergetree.source.s3.format.NativeBlockFormat;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.TextBlockFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import org.apache.flink.util.ParameterTool;
 
 /**
@@ -31,8 +25,7 @@ import org.apache.flink.util.ParameterTool;
  *   <li>{@code --access-key} / {@code --secret-key}: static credentials, else the AWS default chain
  *       ({@code AWS_ACCESS_KEY_ID} / {@code AWS_SECRET_ACCESS_KEY}, profiles, instance roles),
  *       which keeps the secret off the command line;
- *   <li>{@code --format}: {@code Parquet} (default), {@code Native}, {@code CSV}, {@code
- *       CSVWithNames}, {@code TabSeparated[WithNames]} or {@code JSONEachRow};
+ *   <li>{@code --format}: {@code Parquet} (default) or another of {@link BlockFormats#NAMES};
  *   <li>{@code --table-path} (required): the MergeTree table directory;
  *   <li>{@code --ddl} or {@code --ddl-file}: the ClickHouse {@code CREATE TABLE}, else the DDL
  *       stored in an existing table directory;
@@ -68,30 +61,16 @@ final class JobParameters {
 
     /** {@code --columns}, else the DDL's columns that an insert may give. */
     static TargetSchema columns(ParameterTool p, String ddl) {
-        if (p.has("columns")) {
-            return TargetSchema.parse(p.get("columns"));
-        }
-        List<String> names = new ArrayList<>();
-        List<io.github.s3mergetree.engine.types.DataType> types = new ArrayList<>();
-        for (ColumnDefinition c : TableSchema.parse(ddl).columns()) {
-            if (c.defaultKind() != DefaultKind.MATERIALIZED && c.isStored()) {
-                names.add(c.name());
-                types.add(c.type());
-            }
-        }
-        return TargetSchema.of(names, types);
+        return p.has("columns")
+                ? TargetSchema.parse(p.get("columns"))
+                : IngestPipeline.insertableColumns(TableSchema.parse(ddl));
     }
 
     /**
      * The object format named by {@code --format} (default Parquet), decoding into {@code schema}.
      */
     static S3ObjectFormat<Block> format(ParameterTool p, TargetSchema schema) {
-        String name = p.get("format", "Parquet");
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "parquet" -> new ParquetBlockFormat(schema);
-            case "native" -> new NativeBlockFormat(schema);
-            default -> new TextBlockFormat(TextBlockFormat.Kind.of(name), schema);
-        };
+        return BlockFormats.forName(p.get("format", "Parquet"), schema, "auto");
     }
 
     /** Applies {@code --location}, {@code --endpoint} and the credentials to {@code builder}. */
