@@ -20,6 +20,9 @@ public final class S3MergeTreeCommand {
         this.err = err;
         register(new io.github.s3mergetree.examples.ingest.IngestCommand());
         register(new DemoCommand());
+        register(new S3ServerCommand());
+        register(new PartsCommand());
+        register(new CheckCommand());
     }
 
     private void register(Subcommand c) {

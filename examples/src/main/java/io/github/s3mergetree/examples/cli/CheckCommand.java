@@ -1,0 +1,143 @@
+package io.github.s3mergetree.examples.cli;
+
+import io.github.s3mergetree.engine.part.CorruptPartException;
+import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.part.PartReader;
+import io.github.s3mergetree.engine.table.TableDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * {@code s3-mergetree check --table-path DIR}: verifies every active part as ClickHouse's {@code
+ * CHECK TABLE} does.
+ *
+ * <p>For each active part, {@link PartReader#verify()} checks that every file listed in {@code
+ * checksums.txt} exists with the listed size and hash (compressed files: every block's CityHash128
+ * and the uncompressed size and hash), that no unlisted file is there, and that {@code count.txt}
+ * is listed. One line per part on stdout: {@code <part> OK}, or {@code <part> CORRUPT file <file>
+ * at offset <n>: expected ..., actual ...}, or {@code <part> ERROR <problem>} when the part cannot
+ * be read at all (e.g. no {@code checksums.txt}). The last line is a JSON summary {@code
+ * {"parts":N,"ok":K,"failed":F}}. Exit code 0 when every part is OK, 1 otherwise. The table
+ * directory is only read: unlike a table that loads a broken part, nothing is moved to {@code
+ * detached/}; parts already there as {@code broken_*} are counted in a note on stderr.
+ */
+public final class CheckCommand implements Subcommand {
+    @Override
+    public String name() {
+        return "check";
+    }
+
+    @Override
+    public String usage() {
+        return "check --table-path DIR";
+    }
+
+    @Override
+    public int run(List<String> argv, PrintStream out, PrintStream err) throws Exception {
+        Args a = Args.parse(argv, Set.of("--table-path"), Set.of("--verbose"), Set.of());
+        Path dir = Paths.get(a.required("--table-path")).toAbsolutePath();
+        TableDirectory table = TableParts.open(dir);
+        List<PartName> parts = TableParts.active(table);
+        int width = 4;
+        for (PartName p : parts) {
+            width = Math.max(width, p.toString().length());
+        }
+        int failed = 0;
+        for (PartName p : parts) {
+            String problem = verify(table.root().resolve(p.toString()));
+            String name = p + " ".repeat(width - p.toString().length());
+            if (problem == null) {
+                out.println(name + "  OK");
+            } else {
+                failed++;
+                out.println(name + "  " + problem);
+            }
+        }
+        err.printf(
+                Locale.ROOT,
+                "%s: %d active parts, %s%n",
+                dir,
+                parts.size(),
+                failed == 0 ? "all OK" : failed + " failed the check");
+        long broken = brokenDetached(dir);
+        if (broken > 0) {
+            err.printf(
+                    Locale.ROOT,
+                    "note: detached/ holds %d part(s) moved there as broken (broken_*), not"
+                            + " checked%n",
+                    broken);
+        }
+        out.printf(
+                Locale.ROOT,
+                "{\"parts\":%d,\"ok\":%d,\"failed\":%d}%n",
+                parts.size(),
+                parts.size() - failed,
+                failed);
+        out.flush();
+        return failed == 0 ? 0 : 1;
+    }
+
+    /** Null when the part passes, else {@code CORRUPT ...} or {@code ERROR ...} on one line. */
+    static String verify(Path partDir) {
+        try {
+            PartReader.open(partDir).verify();
+            return null;
+        } catch (CorruptPartException e) {
+            return "CORRUPT  file "
+                    + relative(partDir, e.file())
+                    + " at offset "
+                    + e.offset()
+                    + ": "
+                    + oneLine(afterLocation(e.getMessage()));
+        } catch (NoSuchFileException e) {
+            return "ERROR  missing file " + relative(partDir, e.getFile());
+        } catch (IOException | RuntimeException e) {
+            return "ERROR  "
+                    + oneLine(
+                            e.getMessage() == null
+                                    ? e.getClass().getSimpleName()
+                                    : e.getMessage().replace(partDir + "/", ""));
+        }
+    }
+
+    private static long brokenDetached(Path dir) throws IOException {
+        Path detached = dir.resolve("detached");
+        if (!Files.isDirectory(detached)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.list(detached)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("broken_")).count();
+        }
+    }
+
+    /** The file's name inside the part directory (the exception may carry a full path). */
+    private static String relative(Path partDir, String file) {
+        if (file == null) {
+            return "?";
+        }
+        String prefix = partDir.toString() + "/";
+        return file.startsWith(prefix) ? file.substring(prefix.length()) : file;
+    }
+
+    /** The message after {@code Corrupt data in file '...' at offset N: }. */
+    private static String afterLocation(String message) {
+        int i = message.indexOf("' at offset ");
+        if (i < 0) {
+            return message;
+        }
+        int colon = message.indexOf(": ", i);
+        return colon < 0 ? message : message.substring(colon + 2);
+    }
+
+    private static String oneLine(String s) {
+        return s.replace('\n', ' ').replace('\r', ' ');
+    }
+}
