@@ -114,6 +114,18 @@ public final class IngestCommand implements Subcommand {
             Files.createDirectories(o.tablePath());
             TableDirectory.createOrOpen(o.tablePath(), storedForm);
             IngestState state = IngestState.open(o.tablePath(), key);
+            try (IngestState.RunLock lock = state.lockRun()) {
+                return run(state, source, sink, listing);
+            }
+        }
+
+        private int run(
+                IngestState state,
+                S3Source<Block> source,
+                MergeTreeSink<Block> sink,
+                ObjectPreflight.Listing listing)
+                throws Exception {
+            String key = IngestPipeline.ingestKey(o);
             TableProgress progress = new TableProgress(o.tablePath());
             if (state.partLogStart().isEmpty()) {
                 state.setPartLogStart(progress.partLogLines());
@@ -124,6 +136,14 @@ public final class IngestCommand implements Subcommand {
                         "this ingest already finished (state in "
                                 + state.directory()
                                 + "); nothing to do. Delete that directory to ingest again.");
+                printSummary(progress.snapshot(logStart), null);
+                return 0;
+            }
+
+            if (o.jobmanager() != null && awaitPreviousRemoteJob(state, progress, logStart)) {
+                if (!o.continuous()) {
+                    state.markFinished();
+                }
                 printSummary(progress.snapshot(logStart), null);
                 return 0;
             }
@@ -162,6 +182,44 @@ public final class IngestCommand implements Subcommand {
                     s.activeParts());
             printSummary(s, readingStart);
             return 0;
+        }
+
+        /**
+         * After a killed client, the previous job of this ingest may still run on the cluster: wait
+         * for it (a second job from the same checkpoint would write rows twice). Returns whether it
+         * finished the work.
+         */
+        private boolean awaitPreviousRemoteJob(
+                IngestState state, TableProgress progress, long logStart) throws Exception {
+            if (state.lastJobId().isEmpty()
+                    || !o.jobmanager().equals(state.lastJobManager().orElse(null))) {
+                return false;
+            }
+            String id = state.lastJobId().get();
+            RemoteJobs jobs = new RemoteJobs(o.jobmanager());
+            Optional<String> st = jobs.state(id);
+            if (st.isEmpty() || RemoteJobs.TERMINAL.contains(st.get())) {
+                return false;
+            }
+            err.println(
+                    "the previous job of this ingest, "
+                            + id
+                            + ", is still "
+                            + st.get()
+                            + " on "
+                            + o.jobmanager()
+                            + ": waiting for it instead of starting another");
+            long nextProgress = 0;
+            while (st.isPresent() && !RemoteJobs.TERMINAL.contains(st.get())) {
+                Thread.sleep(POLL.toMillis());
+                if (System.nanoTime() >= nextProgress) {
+                    nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+                    printProgress(progress.snapshot(logStart), null);
+                }
+                st = jobs.state(id);
+            }
+            err.println("job " + id + " ended " + st.orElse("(unknown to the cluster)"));
+            return st.isPresent() && st.get().equals("FINISHED");
         }
 
         private String readDdl() throws IOException {

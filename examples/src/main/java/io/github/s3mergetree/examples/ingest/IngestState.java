@@ -5,11 +5,15 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.Properties;
@@ -129,6 +133,45 @@ public final class IngestState {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Held while a run of this ingest is active (an exclusive lock on {@code run.lock}). */
+    public interface RunLock extends AutoCloseable {
+        @Override
+        void close() throws IOException;
+    }
+
+    /**
+     * Takes the run lock; {@link IllegalStateException} if another process runs this ingest now
+     * (two runs would restore the same checkpoint and write its rows twice).
+     */
+    public RunLock lockRun() throws IOException {
+        FileChannel ch =
+                FileChannel.open(
+                        dir.resolve("run.lock"),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            ch.close();
+            throw new IllegalStateException(
+                    "this ingest is already running in another process (lock "
+                            + dir.resolve("run.lock")
+                            + ")");
+        }
+        FileLock held = lock;
+        return () -> {
+            try {
+                held.release();
+            } finally {
+                ch.close();
+            }
+        };
     }
 
     private void save() throws IOException {

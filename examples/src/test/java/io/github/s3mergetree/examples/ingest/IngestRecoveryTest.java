@@ -40,6 +40,13 @@ class IngestRecoveryTest {
                         Duration.ofMinutes(3),
                         "a first commit");
                 assertThat(first.isAlive()).as("still running when killed").isTrue();
+                // a second run of the same ingest meanwhile is refused: it would restore the
+                // same checkpoint and write its rows twice
+                IngestFixture.Result concurrent =
+                        IngestFixture.runInProcess(
+                                fx.ingestArgs(table, "--checkpoint-interval", "1s"));
+                assertThat(concurrent.code()).isEqualTo(1);
+                assertThat(concurrent.err()).contains("this ingest is already running");
             } finally {
                 first.destroyForcibly(); // SIGKILL
                 first.waitFor(30, TimeUnit.SECONDS);
