@@ -186,6 +186,7 @@ class ArrowFromClickHouseTest {
         ByteArraySink out = new ByteArraySink();
         for (PositionedRecord<Block> rec : records) {
             Block b = rec.record();
+            ParquetFromClickHouseTest.assertColumnSizes(b);
             for (int r = 0; r < b.rows(); r++) {
                 for (int c = 0; c < b.columnCount(); c++) {
                     ValueSerde.write(b.types().get(c), b.column(c), r, out);
