@@ -215,7 +215,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             for (ParquetColumnDecoder[] ds : decoders) {
                 if (ds != null) {
                     for (ParquetColumnDecoder d : ds) {
-                        d.startRowGroup(rg, store);
+                        d.startRowGroup(rg, store, b);
                     }
                 }
             }

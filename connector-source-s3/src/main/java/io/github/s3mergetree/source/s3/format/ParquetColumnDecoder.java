@@ -24,6 +24,7 @@ import io.github.s3mergetree.engine.types.MapType;
 import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TupleType;
 import io.github.s3mergetree.engine.types.TypeKind;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -37,6 +38,9 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReaderImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.GroupType;
@@ -59,6 +63,11 @@ import org.apache.parquet.schema.Type;
  * paths for matching representations (ints, floats, strings, timestamps of every unit rescaled to
  * DateTime64's precision, dates, decimals of equal scale, UUIDs) and through {@link ValueConverter}
  * (ClickHouse's casting rules) otherwise, e.g. string → Enum8 by name.
+ *
+ * <p>Flat columns (a required or optional primitive outside lists) whose values are copied as they
+ * are (INT32/INT64/FLOAT/DOUBLE/strings, timestamps of DateTime64's precision) and whose chunks use
+ * PLAIN or dictionary encodings are decoded page by page in bulk by {@link ParquetFlatPageReader};
+ * everything else value by value through parquet-mr's column reader.
  *
  * <p>Supported shapes: a primitive field (required / optional), lists (3-level LIST, legacy 2-level
  * lists and bare repeated fields) ↔ {@code Array(...)}, maps (MAP / key_value) ↔ {@code Map(K, V)},
@@ -85,6 +94,9 @@ final class ParquetColumnDecoder {
     private final VersionParser.ParsedVersion writerVersion;
 
     private ColumnReader reader;
+    private final ParquetFlatPageReader.Kind flatKind; // null: value by value only
+    private ParquetFlatPageReader flat;
+    private boolean flatActive;
     private long valuesLeft;
     private long rowInRowGroup;
     private int rowGroup;
@@ -190,9 +202,21 @@ final class ParquetColumnDecoder {
         }
         this.valueType = leaf;
         this.sink = createSink();
+        this.flatKind = flatKind();
     }
 
     private static final int ARRAY_STEP = -1;
+
+    /**
+     * False forces value-by-value decoding, to compare both paths in tests and benchmarks (system
+     * property {@code s3source.parquet.bulk}, default true).
+     */
+    static volatile boolean bulkDecoding =
+            Boolean.parseBoolean(System.getProperty("s3source.parquet.bulk", "true"));
+
+    /** Column chunks decoded in bulk so far (tests check that the bulk path ran). */
+    static final java.util.concurrent.atomic.AtomicLong BULK_CHUNKS =
+            new java.util.concurrent.atomic.AtomicLong();
 
     private static DataType stripLowCardinality(DataType t) {
         return t instanceof LowCardinalityType lc ? lc.nested() : t;
@@ -256,9 +280,44 @@ final class ParquetColumnDecoder {
         return "Parquet " + ptype.getPrimitiveTypeName() + (a == null ? "" : " " + a);
     }
 
-    /** Starts reading row group {@code index}. */
-    void startRowGroup(int index, PageReadStore store) {
+    /**
+     * Starts reading row group {@code index}: in bulk ({@link ParquetFlatPageReader}) when the
+     * column is flat, its representation is copied as is and the chunk's encodings allow it; value
+     * by value through parquet-mr's column reader otherwise.
+     */
+    void startRowGroup(int index, PageReadStore store, BlockMetaData meta)
+            throws ObjectFormatException {
         this.rowGroup = index;
+        this.rowInRowGroup = 0;
+        if (flatKind != null && bulkDecoding) {
+            ColumnPath path = ColumnPath.get(descriptor.getPath());
+            for (ColumnChunkMetaData chunk : meta.getColumns()) {
+                if (chunk.getPath().equals(path)
+                        && ParquetFlatPageReader.supports(chunk.getEncodings())) {
+                    if (flat == null) {
+                        flat = new ParquetFlatPageReader(flatKind, maxDef);
+                    }
+                    try {
+                        flat.start(store.getPageReader(descriptor));
+                    } catch (IOException | RuntimeException e) {
+                        throw new ObjectFormatException(
+                                objectName
+                                        + ": row group "
+                                        + index
+                                        + ", column '"
+                                        + columnName
+                                        + "': cannot read the dictionary page: "
+                                        + e.getMessage(),
+                                e);
+                    }
+                    flatActive = true;
+                    BULK_CHUNKS.incrementAndGet();
+                    reader = null;
+                    return;
+                }
+            }
+        }
+        flatActive = false;
         this.reader =
                 new ColumnReaderImpl(
                         descriptor,
@@ -266,7 +325,63 @@ final class ParquetColumnDecoder {
                         new PrimitiveConverter() {},
                         writerVersion);
         this.valuesLeft = reader.getTotalValueCount();
-        this.rowInRowGroup = 0;
+    }
+
+    /** The representation copied in bulk for a flat column, or null. */
+    private ParquetFlatPageReader.Kind flatKind() {
+        if (depth != 0 || maxDef > 1) {
+            return null;
+        }
+        LogicalTypeAnnotation a = ptype.getLogicalTypeAnnotation();
+        TypeKind k = valueType.kind();
+        boolean signed = a instanceof IntLogicalTypeAnnotation i && i.isSigned();
+        boolean unsigned = a instanceof IntLogicalTypeAnnotation i && !i.isSigned();
+        int bits = a instanceof IntLogicalTypeAnnotation i ? i.getBitWidth() : 0;
+        switch (ptype.getPrimitiveTypeName()) {
+            case INT32 -> {
+                if ((a == null || (signed && bits == 32)) && k == TypeKind.INT32
+                        || unsigned && bits == 32 && k == TypeKind.UINT32) {
+                    return ParquetFlatPageReader.Kind.INT32;
+                }
+            }
+            case INT64 -> {
+                if ((a == null || (signed && bits == 64)) && k == TypeKind.INT64
+                        || unsigned && bits == 64 && k == TypeKind.UINT64) {
+                    return ParquetFlatPageReader.Kind.INT64;
+                }
+                if (a instanceof TimestampLogicalTypeAnnotation ts
+                        && valueType instanceof DateTime64Type dt
+                        && dt.precision()
+                                == switch (ts.getUnit()) {
+                                    case MILLIS -> 3;
+                                    case MICROS -> 6;
+                                    case NANOS -> 9;
+                                }) {
+                    return ParquetFlatPageReader.Kind.INT64;
+                }
+            }
+            case FLOAT -> {
+                if (k == TypeKind.FLOAT32) {
+                    return ParquetFlatPageReader.Kind.FLOAT;
+                }
+            }
+            case DOUBLE -> {
+                if (k == TypeKind.FLOAT64) {
+                    return ParquetFlatPageReader.Kind.DOUBLE;
+                }
+            }
+            case BINARY -> {
+                if ((a == null
+                                || a instanceof StringLogicalTypeAnnotation
+                                || a instanceof EnumLogicalTypeAnnotation
+                                || a instanceof JsonLogicalTypeAnnotation)
+                        && k == TypeKind.STRING) {
+                    return ParquetFlatPageReader.Kind.BINARY;
+                }
+            }
+            default -> {}
+        }
+        return null;
     }
 
     /** Appends the next {@code rows} rows of the row group to {@code target}. */
@@ -284,6 +399,29 @@ final class ParquetColumnDecoder {
         }
         NullableColumn nullable = leafNullable ? (NullableColumn) c : null;
         Column values = leafNullable ? nullable.nested() : c;
+        if (flatActive) {
+            try {
+                flat.read(rows, values, nullable, () -> Columns.appendDefault(valueType, values));
+                rowInRowGroup += rows;
+                return;
+            } catch (RuntimeException e) {
+                throw new ObjectFormatException(
+                        objectName
+                                + ": row group "
+                                + rowGroup
+                                + ", rows from "
+                                + rowInRowGroup
+                                + ", column '"
+                                + columnName
+                                + "' ("
+                                + describeParquetType()
+                                + " → "
+                                + targetType.name()
+                                + "): "
+                                + e.getMessage(),
+                        e);
+            }
+        }
         int started = 0;
         int open = 0; // list levels currently open
         try {
