@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.LongColumn;
+import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.source.s3.format.ArrowBlockFormat;
+import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.format.TextBlockFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple3;
@@ -20,10 +25,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Text formats from S3 in a MiniCluster: JSONEachRow objects in every compression, and a large
- * uncompressed CSVWithNames object split into byte ranges aligned to line ends.
+ * Formats from S3 in a MiniCluster: JSONEachRow objects in every compression, a large uncompressed
+ * CSVWithNames object split into byte ranges aligned to line ends, and Arrow / ArrowStream objects
+ * written by ClickHouse (chDB).
  */
 class S3SourceFormatsITCase {
     @RegisterExtension
@@ -39,6 +46,8 @@ class S3SourceFormatsITCase {
     static final String[] EXTENSIONS = {"", ".gz", ".zst", ".lz4", ".xz", ".bz2"};
     static S3TestServer s3;
     static int csvRows = 150_000;
+    static final int ARROW_ROWS = 50_000;
+    @TempDir static Path tmp;
 
     @BeforeAll
     static void start() throws Exception {
@@ -62,6 +71,25 @@ class S3SourceFormatsITCase {
             csv.append("\"row, ").append(i).append("\",").append(i).append('\n');
         }
         s3.put(BUCKET, "csv/big.csv", csv.toString().getBytes(StandardCharsets.UTF_8));
+        // Arrow objects written by ClickHouse (chDB): ids [i * ARROW_ROWS, (i + 1) * ARROW_ROWS)
+        try (ChDb chdb = ChDb.start(tmp.resolve("chdb"))) {
+            for (int i = 0; i < 6; i++) {
+                String format = i % 2 == 0 ? "Arrow" : "ArrowStream";
+                String key = "arrow/part-" + i + (i % 2 == 0 ? ".arrow" : ".arrows");
+                chdb.execute(
+                        "INSERT INTO FUNCTION file('o.bin', '"
+                                + format
+                                + "') SELECT toInt64(number + "
+                                + (long) i * ARROW_ROWS
+                                + ") AS id, toLowCardinality(toString(number % 10)) AS name"
+                                + " FROM numbers("
+                                + ARROW_ROWS
+                                + ") SETTINGS engine_file_truncate_on_insert = 1,"
+                                + " max_block_size = 7000,"
+                                + " output_format_arrow_low_cardinality_as_dictionary = 1");
+                s3.put(BUCKET, key, Files.readAllBytes(chdb.userFilesDir().resolve("o.bin")));
+            }
+        }
     }
 
     @AfterAll
@@ -90,7 +118,7 @@ class S3SourceFormatsITCase {
         return Tuple3.of(rows, sum, sq);
     }
 
-    static S3SourceBuilder<Block> builder(TextBlockFormat format, String location) {
+    static S3SourceBuilder<Block> builder(S3ObjectFormat<Block> format, String location) {
         return S3Source.builder(format)
                 .setLocation(location)
                 .setEndpoint(s3.endpoint())
@@ -109,6 +137,28 @@ class S3SourceFormatsITCase {
                         .build();
         assertThat(run(source))
                 .isEqualTo(S3SourceITCase.expected(0, (long) EXTENSIONS.length * ROWS));
+    }
+
+    @Test
+    void arrowFileAndStreamObjectsWrittenByClickHouse() throws Exception {
+        TargetSchema schema = TargetSchema.parse("id Int64, name LowCardinality(String)");
+        S3Source<Block> files =
+                builder(
+                                new ArrowBlockFormat(ArrowBlockFormat.Kind.ARROW, schema),
+                                "s3://" + BUCKET + "/arrow/*.arrow")
+                        .setOption(S3SourceOptions.MAX_BLOCK_SIZE, 4000)
+                        .build();
+        S3Source<Block> streams =
+                builder(
+                                new ArrowBlockFormat(
+                                        ArrowBlockFormat.Kind.of("ArrowStream"), schema),
+                                "s3://" + BUCKET + "/arrow/*.arrows")
+                        .build();
+        Tuple3<Long, Long, Long> f = run(files);
+        Tuple3<Long, Long, Long> s = run(streams);
+        Tuple3<Long, Long, Long> all = S3SourceITCase.expected(0, 6L * ARROW_ROWS);
+        assertThat(Tuple3.of(f.f0 + s.f0, f.f1 + s.f1, f.f2 + s.f2)).isEqualTo(all);
+        assertThat(f.f0).isEqualTo(3L * ARROW_ROWS);
     }
 
     @Test

@@ -25,7 +25,8 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Parquet objects into columnar {@link Block}s of a {@link TargetSchema}, column by column.
+ * Parquet objects into columnar {@link Block}s of a {@link TargetSchema}, column by column (lists,
+ * structs and maps become Arrays, Tuples and Maps: see {@link ParquetColumnDecoder}).
  *
  * <p>Only the target's columns are fetched: for each row group the column chunks of those columns
  * are downloaded (parallel ranged GETs when large) before decoding. A split of a large object owns
@@ -95,7 +96,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         private final ParquetFileReader reader;
         private final List<BlockMetaData> rowGroups;
         private final List<Integer> owned = new ArrayList<>();
-        private final ParquetColumnDecoder[] decoders;
+        private final ParquetColumnDecoder[][] decoders;
         private final List<String> requestedTop = new ArrayList<>();
         private int ownedPos;
         private int currentRowGroup = -1;
@@ -154,7 +155,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 }
             }
             ValueConverter converter = new ValueConverter(object, ctx.sessionZone());
-            decoders = new ParquetColumnDecoder[schema.size()];
+            decoders = new ParquetColumnDecoder[schema.size()][];
             List<Type> requested = new ArrayList<>();
             for (int c = 0; c < schema.size(); c++) {
                 String name = schema.names().get(c);
@@ -167,25 +168,20 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                         leaves.add(d);
                     }
                 }
-                if (leaves.size() != 1) {
-                    throw new ObjectFormatException(
-                            object
-                                    + ": column '"
-                                    + name
-                                    + "' is a Parquet group with "
-                                    + leaves.size()
-                                    + " leaf columns (struct or map), which cannot be read as "
-                                    + schema.types().get(c).name());
+                // one decoder per leaf: a struct or map fills its Tuple / Map column leaf by leaf
+                ParquetColumnDecoder[] forColumn = new ParquetColumnDecoder[leaves.size()];
+                for (int l = 0; l < forColumn.length; l++) {
+                    forColumn[l] =
+                            new ParquetColumnDecoder(
+                                    object,
+                                    fileSchema,
+                                    leaves.get(l),
+                                    name,
+                                    schema.types().get(c),
+                                    converter,
+                                    createdBy);
                 }
-                decoders[c] =
-                        new ParquetColumnDecoder(
-                                object,
-                                fileSchema,
-                                leaves.get(0),
-                                name,
-                                schema.types().get(c),
-                                converter,
-                                createdBy);
+                decoders[c] = forColumn;
                 requested.add(fileSchema.getType(name));
                 requestedTop.add(name);
             }
@@ -216,9 +212,11 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             } finally {
                 file.dropUnpinned();
             }
-            for (ParquetColumnDecoder d : decoders) {
-                if (d != null) {
-                    d.startRowGroup(rg, store);
+            for (ParquetColumnDecoder[] ds : decoders) {
+                if (ds != null) {
+                    for (ParquetColumnDecoder d : ds) {
+                        d.startRowGroup(rg, store, b);
+                    }
                 }
             }
             currentRowGroup = rg;
@@ -270,7 +268,9 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             for (int c = 0; c < decoders.length; c++) {
                 Column col = block.column(c);
                 if (decoders[c] != null) {
-                    decoders[c].read(rows, col);
+                    for (ParquetColumnDecoder d : decoders[c]) {
+                        d.read(rows, col);
+                    }
                 } else {
                     DataType t = schema.types().get(c);
                     for (int i = 0; i < rows; i++) {

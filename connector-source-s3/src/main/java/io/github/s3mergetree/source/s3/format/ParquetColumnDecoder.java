@@ -12,6 +12,7 @@ import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
+import io.github.s3mergetree.engine.column.TupleColumn;
 import io.github.s3mergetree.engine.convert.ValueConverter;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
@@ -19,8 +20,11 @@ import io.github.s3mergetree.engine.types.DateTime64Type;
 import io.github.s3mergetree.engine.types.DecimalType;
 import io.github.s3mergetree.engine.types.FixedStringType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.MapType;
 import io.github.s3mergetree.engine.types.NullableType;
+import io.github.s3mergetree.engine.types.TupleType;
 import io.github.s3mergetree.engine.types.TypeKind;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -34,6 +38,9 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReaderImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.GroupType;
@@ -57,9 +64,17 @@ import org.apache.parquet.schema.Type;
  * DateTime64's precision, dates, decimals of equal scale, UUIDs) and through {@link ValueConverter}
  * (ClickHouse's casting rules) otherwise, e.g. string → Enum8 by name.
  *
- * <p>Supported shapes: a primitive field (required / optional) and lists of lists of a primitive
- * (3-level LIST, legacy 2-level lists and bare repeated fields) ↔ {@code Array(...)} of the same
- * depth. Structs and maps are refused with a message naming the column.
+ * <p>Flat columns (a required or optional primitive outside lists) whose values are copied as they
+ * are (INT32/INT64/FLOAT/DOUBLE/strings, timestamps of DateTime64's precision) and whose chunks use
+ * PLAIN or dictionary encodings are decoded page by page in bulk by {@link ParquetFlatPageReader};
+ * everything else value by value through parquet-mr's column reader.
+ *
+ * <p>Supported shapes: a primitive field (required / optional), lists (3-level LIST, legacy 2-level
+ * lists and bare repeated fields) ↔ {@code Array(...)}, maps (MAP / key_value) ↔ {@code Map(K, V)},
+ * structs ↔ {@code Tuple(...)} (fields by position), nested in any combination. A struct or map has
+ * one decoder per leaf, all filling the same top-level column: each leaf appends into its Tuple
+ * element, and the first leaf under a repeated level ends that Array's rows for all of them. A
+ * shape that does not match the target type is refused with a message naming the column.
  */
 final class ParquetColumnDecoder {
     private final String objectName;
@@ -68,6 +83,8 @@ final class ParquetColumnDecoder {
     private final PrimitiveType ptype;
     private final DataType targetType;
     private final int depth; // list levels
+    private final int[] steps; // from the top column to the leaf: ARRAY_STEP or a Tuple element
+    private final boolean[] ownsArray; // per list level: this leaf ends the rows of that Array
     private final int[] defOfRepeated; // index 1..depth
     private final int maxDef;
     private final DataType valueType; // leaf type without Nullable / LowCardinality
@@ -77,6 +94,9 @@ final class ParquetColumnDecoder {
     private final VersionParser.ParsedVersion writerVersion;
 
     private ColumnReader reader;
+    private final ParquetFlatPageReader.Kind flatKind; // null: value by value only
+    private ParquetFlatPageReader flat;
+    private boolean flatActive;
     private long valuesLeft;
     private long rowInRowGroup;
     private int rowGroup;
@@ -108,34 +128,67 @@ final class ParquetColumnDecoder {
         int rep = 0;
         int def = 0;
         int[] defRep = new int[descriptor.getMaxRepetitionLevel() + 1];
-        Type t = fileSchema;
-        for (String name : path) {
-            t = ((GroupType) t).getType(name);
+        int[] repPosition = new int[descriptor.getMaxRepetitionLevel() + 1];
+        int[] childIndex = new int[path.length];
+        java.util.List<Integer> stepList = new java.util.ArrayList<>();
+        DataType element = targetType;
+        GroupType parent = fileSchema;
+        for (int j = 0; j < path.length; j++) {
+            Type t = parent.getType(path[j]);
+            childIndex[j] = parent.getFieldIndex(path[j]);
+            element = stripLowCardinality(element);
             if (t.isRepetition(Type.Repetition.OPTIONAL)) {
                 def++;
             } else if (t.isRepetition(Type.Repetition.REPEATED)) {
                 def++;
                 rep++;
                 defRep[rep] = def;
+                repPosition[rep] = j;
+                if (element instanceof MapType m) {
+                    element = m.storageType();
+                }
+                if (!(element instanceof ArrayType a)) {
+                    throw mismatch(
+                            "is a Parquet list or map (repeated field '"
+                                    + t.getName()
+                                    + "'), but the target type has no Array or Map there");
+                }
+                stepList.add(ARRAY_STEP);
+                element = a.element();
+                if (!t.isPrimitive() && isElementGroup(t.asGroupType(), parent)) {
+                    element = tupleStep(t.asGroupType(), path[j + 1], element, stepList);
+                }
+            }
+            if (!t.isPrimitive()) {
+                GroupType g = t.asGroupType();
+                if (!t.isRepetition(Type.Repetition.REPEATED) && !isWrapper(g)) {
+                    element = tupleStep(g, path[j + 1], element, stepList);
+                }
+                parent = g;
             }
         }
         this.depth = rep;
         this.defOfRepeated = defRep;
         this.maxDef = descriptor.getMaxDefinitionLevel();
-
-        DataType element = targetType;
-        for (int i = 0; i < depth; i++) {
-            DataType e = element instanceof LowCardinalityType lc ? lc.nested() : element;
-            if (!(e instanceof ArrayType a)) {
-                throw mismatch(
-                        "is a Parquet list nested "
-                                + depth
-                                + " deep, but the target type is not an Array of that depth");
+        this.steps = stepList.stream().mapToInt(Integer::intValue).toArray();
+        this.ownsArray = new boolean[rep + 1];
+        for (int level = 1; level <= rep; level++) {
+            boolean first = true;
+            for (int j = repPosition[level] + 1; j < path.length; j++) {
+                first &= childIndex[j] == 0;
             }
-            element = a.element();
+            ownsArray[level] = first;
         }
-        if (depth == 0 && element instanceof ArrayType) {
-            throw mismatch("is not a Parquet list, but the target type is an Array");
+        element = stripLowCardinality(element);
+        if (element instanceof ArrayType
+                || element instanceof MapType
+                || element instanceof TupleType) {
+            throw mismatch(
+                    "is a Parquet primitive at '"
+                            + String.join(".", path)
+                            + "', but the target type has "
+                            + element.name()
+                            + " there");
         }
         DataType leaf = element instanceof LowCardinalityType lc ? lc.nested() : element;
         if (leaf instanceof NullableType n) {
@@ -149,6 +202,63 @@ final class ParquetColumnDecoder {
         }
         this.valueType = leaf;
         this.sink = createSink();
+        this.flatKind = flatKind();
+    }
+
+    private static final int ARRAY_STEP = -1;
+
+    /**
+     * False forces value-by-value decoding, to compare both paths in tests and benchmarks (system
+     * property {@code s3source.parquet.bulk}, default true).
+     */
+    static volatile boolean bulkDecoding =
+            Boolean.parseBoolean(System.getProperty("s3source.parquet.bulk", "true"));
+
+    /** Column chunks decoded in bulk so far (tests check that the bulk path ran). */
+    static final java.util.concurrent.atomic.AtomicLong BULK_CHUNKS =
+            new java.util.concurrent.atomic.AtomicLong();
+
+    private static DataType stripLowCardinality(DataType t) {
+        return t instanceof LowCardinalityType lc ? lc.nested() : t;
+    }
+
+    /** A LIST or MAP annotated group: its repeated child is the list, itself no Tuple. */
+    private static boolean isWrapper(GroupType g) {
+        LogicalTypeAnnotation a = g.getLogicalTypeAnnotation();
+        return a instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation
+                || a instanceof LogicalTypeAnnotation.MapLogicalTypeAnnotation
+                || a instanceof LogicalTypeAnnotation.MapKeyValueTypeAnnotation;
+    }
+
+    /**
+     * Whether a repeated group is the list element itself (a struct, or a map's key_value) rather
+     * than the middle level of a 3-level list, by Parquet's backward-compatibility rules.
+     */
+    private static boolean isElementGroup(GroupType repeated, GroupType parent) {
+        return repeated.getFieldCount() > 1
+                || !isWrapper(parent)
+                || repeated.getName().equals("array")
+                || repeated.getName().equals(parent.getName() + "_tuple");
+    }
+
+    /** A struct level: the target must be a Tuple of as many elements; selects the child's. */
+    private DataType tupleStep(
+            GroupType struct, String child, DataType target, java.util.List<Integer> stepList)
+            throws ObjectFormatException {
+        DataType t = stripLowCardinality(target);
+        if (!(t instanceof TupleType tt) || tt.elements().size() != struct.getFieldCount()) {
+            throw mismatch(
+                    "is a Parquet struct '"
+                            + struct.getName()
+                            + "' of "
+                            + struct.getFieldCount()
+                            + " fields, but the target type has "
+                            + t.name()
+                            + " there (a Tuple of as many elements is needed)");
+        }
+        int k = struct.getFieldIndex(child);
+        stepList.add(k);
+        return tt.elements().get(k);
     }
 
     private ObjectFormatException mismatch(String problem) {
@@ -170,9 +280,44 @@ final class ParquetColumnDecoder {
         return "Parquet " + ptype.getPrimitiveTypeName() + (a == null ? "" : " " + a);
     }
 
-    /** Starts reading row group {@code index}. */
-    void startRowGroup(int index, PageReadStore store) {
+    /**
+     * Starts reading row group {@code index}: in bulk ({@link ParquetFlatPageReader}) when the
+     * column is flat, its representation is copied as is and the chunk's encodings allow it; value
+     * by value through parquet-mr's column reader otherwise.
+     */
+    void startRowGroup(int index, PageReadStore store, BlockMetaData meta)
+            throws ObjectFormatException {
         this.rowGroup = index;
+        this.rowInRowGroup = 0;
+        if (flatKind != null && bulkDecoding) {
+            ColumnPath path = ColumnPath.get(descriptor.getPath());
+            for (ColumnChunkMetaData chunk : meta.getColumns()) {
+                if (chunk.getPath().equals(path)
+                        && ParquetFlatPageReader.supports(chunk.getEncodings())) {
+                    if (flat == null) {
+                        flat = new ParquetFlatPageReader(flatKind, maxDef);
+                    }
+                    try {
+                        flat.start(store.getPageReader(descriptor));
+                    } catch (IOException | RuntimeException e) {
+                        throw new ObjectFormatException(
+                                objectName
+                                        + ": row group "
+                                        + index
+                                        + ", column '"
+                                        + columnName
+                                        + "': cannot read the dictionary page: "
+                                        + e.getMessage(),
+                                e);
+                    }
+                    flatActive = true;
+                    BULK_CHUNKS.incrementAndGet();
+                    reader = null;
+                    return;
+                }
+            }
+        }
+        flatActive = false;
         this.reader =
                 new ColumnReaderImpl(
                         descriptor,
@@ -180,19 +325,103 @@ final class ParquetColumnDecoder {
                         new PrimitiveConverter() {},
                         writerVersion);
         this.valuesLeft = reader.getTotalValueCount();
-        this.rowInRowGroup = 0;
+    }
+
+    /** The representation copied in bulk for a flat column, or null. */
+    private ParquetFlatPageReader.Kind flatKind() {
+        if (depth != 0 || maxDef > 1) {
+            return null;
+        }
+        LogicalTypeAnnotation a = ptype.getLogicalTypeAnnotation();
+        TypeKind k = valueType.kind();
+        boolean signed = a instanceof IntLogicalTypeAnnotation i && i.isSigned();
+        boolean unsigned = a instanceof IntLogicalTypeAnnotation i && !i.isSigned();
+        int bits = a instanceof IntLogicalTypeAnnotation i ? i.getBitWidth() : 0;
+        switch (ptype.getPrimitiveTypeName()) {
+            case INT32 -> {
+                if ((a == null || (signed && bits == 32)) && k == TypeKind.INT32
+                        || unsigned && bits == 32 && k == TypeKind.UINT32) {
+                    return ParquetFlatPageReader.Kind.INT32;
+                }
+            }
+            case INT64 -> {
+                if ((a == null || (signed && bits == 64)) && k == TypeKind.INT64
+                        || unsigned && bits == 64 && k == TypeKind.UINT64) {
+                    return ParquetFlatPageReader.Kind.INT64;
+                }
+                if (a instanceof TimestampLogicalTypeAnnotation ts
+                        && valueType instanceof DateTime64Type dt
+                        && dt.precision()
+                                == switch (ts.getUnit()) {
+                                    case MILLIS -> 3;
+                                    case MICROS -> 6;
+                                    case NANOS -> 9;
+                                }) {
+                    return ParquetFlatPageReader.Kind.INT64;
+                }
+            }
+            case FLOAT -> {
+                if (k == TypeKind.FLOAT32) {
+                    return ParquetFlatPageReader.Kind.FLOAT;
+                }
+            }
+            case DOUBLE -> {
+                if (k == TypeKind.FLOAT64) {
+                    return ParquetFlatPageReader.Kind.DOUBLE;
+                }
+            }
+            case BINARY -> {
+                if ((a == null
+                                || a instanceof StringLogicalTypeAnnotation
+                                || a instanceof EnumLogicalTypeAnnotation
+                                || a instanceof JsonLogicalTypeAnnotation)
+                        && k == TypeKind.STRING) {
+                    return ParquetFlatPageReader.Kind.BINARY;
+                }
+            }
+            default -> {}
+        }
+        return null;
     }
 
     /** Appends the next {@code rows} rows of the row group to {@code target}. */
     void read(int rows, Column target) throws ObjectFormatException {
         ArrayColumn[] arrays = new ArrayColumn[depth + 1];
         Column c = target;
-        for (int i = 1; i <= depth; i++) {
-            arrays[i] = (ArrayColumn) c;
-            c = arrays[i].elements();
+        int lists = 0;
+        for (int step : steps) {
+            if (step == ARRAY_STEP) {
+                arrays[++lists] = (ArrayColumn) c;
+                c = arrays[lists].elements();
+            } else {
+                c = ((TupleColumn) c).element(step);
+            }
         }
         NullableColumn nullable = leafNullable ? (NullableColumn) c : null;
         Column values = leafNullable ? nullable.nested() : c;
+        if (flatActive) {
+            try {
+                flat.read(rows, values, nullable, () -> Columns.appendDefault(valueType, values));
+                rowInRowGroup += rows;
+                return;
+            } catch (RuntimeException e) {
+                throw new ObjectFormatException(
+                        objectName
+                                + ": row group "
+                                + rowGroup
+                                + ", rows from "
+                                + rowInRowGroup
+                                + ", column '"
+                                + columnName
+                                + "' ("
+                                + describeParquetType()
+                                + " → "
+                                + targetType.name()
+                                + "): "
+                                + e.getMessage(),
+                        e);
+            }
+        }
         int started = 0;
         int open = 0; // list levels currently open
         try {
@@ -205,7 +434,7 @@ final class ParquetColumnDecoder {
                         break;
                     }
                     while (open > 0) {
-                        arrays[open--].endRow();
+                        endRow(arrays, open--);
                     }
                     started++;
                     rowInRowGroup++;
@@ -215,7 +444,7 @@ final class ParquetColumnDecoder {
                     }
                 } else {
                     while (open > r) {
-                        arrays[open--].endRow();
+                        endRow(arrays, open--);
                     }
                     level = r;
                 }
@@ -248,7 +477,7 @@ final class ParquetColumnDecoder {
                 valuesLeft--;
             }
             while (open > 0) {
-                arrays[open--].endRow();
+                endRow(arrays, open--);
             }
         } catch (RuntimeException e) {
             throw new ObjectFormatException(
@@ -279,6 +508,12 @@ final class ParquetColumnDecoder {
                             + " of "
                             + rows
                             + " requested)");
+        }
+    }
+
+    private void endRow(ArrayColumn[] arrays, int level) {
+        if (ownsArray[level]) {
+            arrays[level].endRow();
         }
     }
 

@@ -15,7 +15,7 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
@@ -29,7 +29,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@link ObjectStoreClient} over the AWS SDK v2 synchronous client with the Apache HTTP client.
+ * {@link ObjectStoreClient} over the AWS SDK v2 synchronous client with the Apache HttpClient 5
+ * based HTTP client ({@code apache5-client}; the SDK's older {@code apache-client} is deprecated).
  *
  * <p>The SDK's own retries are off ({@link RetryPolicy} retries and counts); checksums are only
  * computed when required, which S3-compatible servers such as S3Proxy need. 503 and other 5xx
@@ -50,7 +51,7 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
         S3ClientBuilder b =
                 S3Client.builder()
                         .httpClientBuilder(
-                                ApacheHttpClient.builder()
+                                Apache5HttpClient.builder()
                                         .connectionTimeout(config.connectTimeout())
                                         .socketTimeout(config.requestTimeout())
                                         .maxConnections(Math.max(4, config.maxConnections())))

@@ -1,8 +1,12 @@
 package io.github.s3mergetree.source.s3.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.s3mergetree.engine.column.ArrayColumn;
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.TupleColumn;
 import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.testing.ChDb;
@@ -57,6 +61,29 @@ class ParquetFromClickHouseTest {
         {"arr", "Array(Int32)", "range(number % 4)"},
         {"arr2", "Array(Array(String))", "[[toString(number)], [], ['a', 'b']]"},
         {"arrn", "Array(Nullable(Int64))", "[NULL, toInt64(number)]"},
+        {"tup", "Tuple(a Int32, b String)", "(toInt32(number), toString(number * 2))"},
+        {
+            "tupn",
+            "Tuple(Nullable(Float64), Array(UInt8), Tuple(x Int64, y Nullable(String)))",
+            "(if(number % 2 = 0, NULL, number / 2), range(number % 3),"
+                    + " (toInt64(number), if(number % 5 = 0, NULL, 'y')))"
+        },
+        {"m", "Map(String, UInt64)", "map(toString(number % 3), number, 'k', 7)"},
+        {
+            "mn",
+            "Map(LowCardinality(String), Array(Nullable(String)))",
+            "if(number % 4 = 0, map(), map('x', [NULL, toString(number)], 'z', []))"
+        },
+        {
+            "arrt",
+            "Array(Tuple(UInt8, String))",
+            "arrayMap(i -> (toUInt8(i), 'x'), range(number % 3))"
+        },
+        {
+            "am",
+            "Array(Map(Int32, Tuple(String, Float32)))",
+            "[map(1, ('a', 1.5)), map(), map(toInt32(number), (toString(number), 2))]"
+        },
     };
 
     @Test
@@ -92,6 +119,7 @@ class ParquetFromClickHouseTest {
             List<Block> blocks = new ArrayList<>();
             records.forEach(r -> blocks.add(r.record()));
             for (Block b : blocks) {
+                assertColumnSizes(b);
                 for (int r = 0; r < b.rows(); r++) {
                     for (int c = 0; c < b.columnCount(); c++) {
                         ValueSerde.write(b.types().get(c), b.column(c), r, out);
@@ -105,6 +133,41 @@ class ParquetFromClickHouseTest {
                 int pos = java.util.Arrays.mismatch(got, expected);
                 assertThat(firstDifference(blocks, expected))
                         .isEqualTo("none (mismatch at byte " + pos + ")");
+            }
+
+            // shapes that do not fit are refused naming the object, the column and the shape
+            var split = t.wholeSplit("t.parquet");
+            assertThatThrownBy(
+                            () ->
+                                    t.readAll(
+                                            new ParquetBlockFormat(
+                                                    TargetSchema.parse("tup Tuple(Int32)")),
+                                            split))
+                    .isInstanceOf(ObjectFormatException.class)
+                    .hasMessageContaining("t.parquet: column 'tup'")
+                    .hasMessageContaining("is a Parquet struct 'tup' of 2 fields");
+            assertThatThrownBy(
+                            () ->
+                                    t.readAll(
+                                            new ParquetBlockFormat(TargetSchema.parse("m String")),
+                                            split))
+                    .isInstanceOf(ObjectFormatException.class)
+                    .hasMessageContaining("t.parquet: column 'm'")
+                    .hasMessageContaining("has no Array or Map there");
+        }
+    }
+
+    /** Every column of the block, and each Tuple element, holds exactly the block's rows. */
+    static void assertColumnSizes(Block b) {
+        for (int c = 0; c < b.columnCount(); c++) {
+            Column col = b.column(c);
+            assertThat(col.size()).as("rows of column %s", b.names().get(c)).isEqualTo(b.rows());
+            if (col instanceof ArrayColumn a && a.elements() instanceof TupleColumn t) {
+                for (int k = 0; k < t.arity(); k++) {
+                    assertThat(t.element(k).size())
+                            .as("elements of column %s, Tuple element %d", b.names().get(c), k)
+                            .isEqualTo(a.size() == 0 ? 0 : a.end(a.size() - 1));
+                }
             }
         }
     }

@@ -32,6 +32,24 @@ public final class ParquetFiles {
             long rowGroupBytes,
             BiConsumer<Group, Long> fill)
             throws IOException {
+        return write(
+                schema,
+                rows,
+                codec,
+                rowGroupBytes,
+                org.apache.parquet.column.ParquetProperties.WriterVersion.PARQUET_1_0,
+                fill);
+    }
+
+    /** As {@link #write(String, long, CompressionCodecName, long, BiConsumer)}, v1 or v2 pages. */
+    public static byte[] write(
+            String schema,
+            long rows,
+            CompressionCodecName codec,
+            long rowGroupBytes,
+            org.apache.parquet.column.ParquetProperties.WriterVersion version,
+            BiConsumer<Group, Long> fill)
+            throws IOException {
         MessageType type = MessageTypeParser.parseMessageType(schema);
         InMemoryOutputFile out = new InMemoryOutputFile();
         SimpleGroupFactory groups = new SimpleGroupFactory(type);
@@ -43,6 +61,7 @@ public final class ParquetFiles {
                         .withRowGroupSize(rowGroupBytes)
                         .withPageSize(64 * 1024)
                         .withDictionaryEncoding(true)
+                        .withWriterVersion(version)
                         .build()) {
             for (long i = 0; i < rows; i++) {
                 Group g = groups.newGroup();

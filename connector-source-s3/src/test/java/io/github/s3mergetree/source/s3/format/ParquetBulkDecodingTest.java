@@ -1,0 +1,126 @@
+package io.github.s3mergetree.source.s3.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.DoubleColumn;
+import io.github.s3mergetree.engine.column.FloatColumn;
+import io.github.s3mergetree.engine.column.IntColumn;
+import io.github.s3mergetree.engine.column.LongColumn;
+import io.github.s3mergetree.engine.column.NullableColumn;
+import io.github.s3mergetree.engine.column.StringColumn;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.testutils.FormatTesting;
+import io.github.s3mergetree.source.s3.testutils.ParquetFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Bulk page decoding of flat columns ({@link ParquetFlatPageReader}) gives the same Blocks as the
+ * value-by-value path, for v1 and v2 pages, PLAIN and dictionary pages (including a dictionary that
+ * falls back to PLAIN mid-chunk), nulls in optional columns, and several row groups.
+ */
+class ParquetBulkDecodingTest {
+    @TempDir Path dir;
+
+    static final String SCHEMA =
+            "message m { required int64 id; optional int32 small; required float f;"
+                    + " optional double d; optional binary low (STRING);"
+                    + " required binary unique (STRING);"
+                    + " optional int64 ts (TIMESTAMP(MILLIS, true)); }";
+    static final String TARGET =
+            "id Int64, small Nullable(Int32), f Float32, d Float64, low LowCardinality(String),"
+                    + " unique String, ts DateTime64(3, 'UTC')";
+    static final int ROWS = 60_000;
+
+    @AfterEach
+    void bulkBackOn() {
+        ParquetColumnDecoder.bulkDecoding = true;
+    }
+
+    @ParameterizedTest
+    @EnumSource(WriterVersion.class)
+    void bulkEqualsValueByValue(WriterVersion version) throws Exception {
+        Files.write(
+                dir.resolve("t.parquet"),
+                ParquetFiles.write(
+                        SCHEMA,
+                        ROWS,
+                        CompressionCodecName.SNAPPY,
+                        2L * 1024 * 1024,
+                        version,
+                        (g, i) -> {
+                            g.add("id", i * 3);
+                            if (i % 5 != 0) {
+                                g.add("small", (int) (i % 1000) - 500);
+                            }
+                            g.add("f", i / 4f);
+                            if (i % 3 != 0) {
+                                g.add("d", i / 7.0);
+                            }
+                            if (i % 11 != 0) {
+                                g.add("low", "v" + (i % 13));
+                            }
+                            // ~1.9 MB of unique strings: the dictionary falls back to PLAIN
+                            g.add("unique", "unique-value-" + i + "-" + "x".repeat((int) (i % 20)));
+                            if (i % 2 == 0) {
+                                g.add("ts", 1_700_000_000_000L + i);
+                            }
+                        }));
+        ParquetBlockFormat format = new ParquetBlockFormat(TargetSchema.parse(TARGET));
+        Configuration conf = new Configuration();
+        conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 7000);
+        try (FormatTesting t =
+                new FormatTesting(
+                        ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf)) {
+            long before = ParquetColumnDecoder.BULK_CHUNKS.get();
+            var bulk = t.readAll(format, t.wholeSplit("t.parquet"));
+            assertThat(ParquetColumnDecoder.BULK_CHUNKS.get()).isGreaterThan(before);
+            ParquetColumnDecoder.bulkDecoding = false;
+            long before2 = ParquetColumnDecoder.BULK_CHUNKS.get();
+            var slow = t.readAll(format, t.wholeSplit("t.parquet"));
+            assertThat(ParquetColumnDecoder.BULK_CHUNKS.get()).isEqualTo(before2);
+
+            assertThat(FormatTesting.rows(bulk)).isEqualTo(ROWS);
+            assertThat(ArrowFromClickHouseTest.rowBinary(bulk))
+                    .isEqualTo(ArrowFromClickHouseTest.rowBinary(slow));
+            checkValues(bulk);
+        }
+    }
+
+    /** The values themselves, row by row, against what was written. */
+    static void checkValues(List<PositionedRecord<Block>> records) {
+        long i = 0;
+        for (PositionedRecord<Block> rec : records) {
+            Block b = rec.record();
+            for (int r = 0; r < b.rows(); r++, i++) {
+                assertThat(((LongColumn) b.column(0)).get(r)).isEqualTo(i * 3);
+                NullableColumn small = (NullableColumn) b.column(1);
+                assertThat(small.isNull(r)).isEqualTo(i % 5 == 0);
+                if (i % 5 != 0) {
+                    assertThat(((IntColumn) small.nested()).get(r))
+                            .isEqualTo((int) (i % 1000) - 500);
+                }
+                assertThat(((FloatColumn) b.column(2)).get(r)).isEqualTo(i / 4f);
+                assertThat(((DoubleColumn) b.column(3)).get(r))
+                        .isEqualTo(i % 3 != 0 ? i / 7.0 : 0.0);
+                assertThat(((StringColumn) b.column(4)).getString(r))
+                        .isEqualTo(i % 11 != 0 ? "v" + (i % 13) : "");
+                assertThat(((StringColumn) b.column(5)).getString(r))
+                        .isEqualTo("unique-value-" + i + "-" + "x".repeat((int) (i % 20)));
+                assertThat(((LongColumn) b.column(6)).get(r))
+                        .isEqualTo(i % 2 == 0 ? 1_700_000_000_000L + i : 0);
+            }
+        }
+        assertThat(i).isEqualTo(ROWS);
+    }
+}
