@@ -1,6 +1,7 @@
 package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.source.s3.format.ArrowBlockFormat;
 import io.github.s3mergetree.source.s3.format.NativeBlockFormat;
 import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
@@ -17,7 +18,7 @@ public final class BlockFormats {
     /** The names {@link #forName} accepts (ClickHouse spelling; aliases are accepted too). */
     public static final String NAMES =
             "Parquet, CSV, CSVWithNames, TabSeparated (TSV), TabSeparatedWithNames (TSVWithNames),"
-                    + " JSONEachRow, Native";
+                    + " JSONEachRow, Native, Arrow, ArrowStream";
 
     private BlockFormats() {}
 
@@ -32,6 +33,8 @@ public final class BlockFormats {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "parquet" -> new ParquetBlockFormat(schema);
             case "native" -> new NativeBlockFormat(schema);
+            case "arrow", "arrowstream" ->
+                    new ArrowBlockFormat(ArrowBlockFormat.Kind.of(name), schema);
             case "csv",
                     "csvwithnames",
                     "tabseparated",
