@@ -1,5 +1,6 @@
 package io.github.s3mergetree.examples.cli;
 
+import io.github.s3mergetree.examples.ingest.IngestCommand;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +19,8 @@ public final class S3MergeTreeCommand {
     public S3MergeTreeCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
-        register(new io.github.s3mergetree.examples.ingest.IngestCommand());
         register(new DemoCommand());
+        register(new IngestCommand());
         register(new S3ServerCommand());
         register(new PartsCommand());
         register(new CheckCommand());
