@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -54,8 +56,11 @@ class IngestRecoveryTest {
             long before = committedRows(table);
             assertThat(before).isBetween(1L, fx.rowsWritten() - 1);
 
-            Process second =
-                    fx.startChild(fx.ingestArgs(table, "--checkpoint-interval", "1s"), "second");
+            // resumed at another parallelism: the restored state is redistributed
+            List<String> rescaled =
+                    new ArrayList<>(fx.ingestArgs(table, "--checkpoint-interval", "1s"));
+            rescaled.set(rescaled.indexOf("--parallelism") + 1, "1");
+            Process second = fx.startChild(rescaled, "second");
             assertThat(second.waitFor(5, TimeUnit.MINUTES)).isTrue();
             assertThat(second.exitValue()).as(fx.childErr("second")).isZero();
             assertThat(fx.childErr("second")).contains("resuming from");
