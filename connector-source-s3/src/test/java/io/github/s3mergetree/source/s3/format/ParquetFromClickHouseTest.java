@@ -113,8 +113,20 @@ class ParquetFromClickHouseTest {
                         ObjectStoreConfig.localDirectory(dir.resolve("data").toString())
                                 .createClient(),
                         conf)) {
+            long bulkBefore = ParquetColumnDecoder.BULK_CHUNKS.get();
             var records = t.readAll(new ParquetBlockFormat(target), t.wholeSplit("t.parquet"));
             assertThat(FormatTesting.rows(records)).isEqualTo(rows);
+            // ClickHouse's flat columns went through bulk page decoding ...
+            assertThat(ParquetColumnDecoder.BULK_CHUNKS.get()).isGreaterThan(bulkBefore);
+            // ... and equal the value-by-value decoding
+            ParquetColumnDecoder.bulkDecoding = false;
+            try {
+                var slow = t.readAll(new ParquetBlockFormat(target), t.wholeSplit("t.parquet"));
+                assertThat(ArrowFromClickHouseTest.rowBinary(slow))
+                        .isEqualTo(ArrowFromClickHouseTest.rowBinary(records));
+            } finally {
+                ParquetColumnDecoder.bulkDecoding = true;
+            }
             ByteArraySink out = new ByteArraySink();
             List<Block> blocks = new ArrayList<>();
             records.forEach(r -> blocks.add(r.record()));
