@@ -1,0 +1,91 @@
+package io.github.s3mergetree.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.testing.ChDb;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Judges a table directory written by the product against ClickHouse's own ingestion of the same S3
+ * objects, in chDB (ClickHouse 26.7): table {@code expected} filled by {@code INSERT INTO … SELECT
+ * * FROM s3(…)}, table {@code posts} made of our active parts (copied into {@code detached/},
+ * {@code ALTER TABLE … ATTACH PART}); {@code CHECK TABLE posts} must pass and both must have the
+ * same {@code count()} and {@code sum(cityHash64(*))}.
+ */
+final class Judge {
+    private Judge() {}
+
+    /** The result of one comparison, for the report and further assertions. */
+    record Verdict(
+            long expectedRows,
+            long actualRows,
+            String expectedHash,
+            String actualHash,
+            int parts) {}
+
+    /** Committed rows of a table directory being written (read-only: part names and count.txt). */
+    static long committedRows(Path tableDir) {
+        try {
+            if (!Files.isDirectory(tableDir.resolve(TableDirectory.METADATA_DIR))) {
+                return 0;
+            }
+            long rows = 0;
+            for (var p : TableDirectory.open(tableDir).activeParts()) {
+                rows +=
+                        Long.parseLong(
+                                Files.readString(
+                                                tableDir.resolve(p.toString()).resolve("count.txt"),
+                                                StandardCharsets.US_ASCII)
+                                        .strip());
+            }
+            return rows;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Compares {@code tableDir} with chDB's ingestion of {@code s3Glob} (an {@code http://…/bucket/
+     * glob} URL of the S3 server, read with its credentials) and asserts equality.
+     */
+    static Verdict assertEqualToClickHouse(Path tableDir, String s3Url, Path sessionDir) {
+        String ddl = Posts.ddl();
+        try (ChDb ch = ChDb.start(sessionDir)) {
+            ch.execute(ddl.replaceFirst("CREATE TABLE posts", "CREATE TABLE expected"));
+            ch.execute(
+                    "INSERT INTO expected SELECT * FROM s3('"
+                            + s3Url
+                            + "', '"
+                            + S3ServerProcess.ACCESS_KEY
+                            + "', '"
+                            + S3ServerProcess.SECRET_KEY
+                            + "', 'Parquet')");
+            ch.execute(ddl);
+            List<io.github.s3mergetree.engine.part.PartName> parts;
+            try {
+                parts = TableDirectory.open(tableDir).activeParts();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            assertThat(parts).as("active parts in %s", tableDir).isNotEmpty();
+            for (var p : parts) {
+                ch.attachPart("posts", tableDir.resolve(p.toString()));
+            }
+            ch.assertCheckTablePasses("posts");
+            long expectedRows = ch.queryLong("SELECT count() FROM expected");
+            long actualRows = ch.queryLong("SELECT count() FROM posts");
+            String expectedHash = ch.query("SELECT sum(cityHash64(*)) FROM expected");
+            String actualHash = ch.query("SELECT sum(cityHash64(*)) FROM posts");
+            assertThat(expectedRows).as("rows ClickHouse ingested from %s", s3Url).isPositive();
+            assertThat(actualRows).as("rows in our parts").isEqualTo(expectedRows);
+            assertThat(actualHash).as("sum(cityHash64(*)) of our parts").isEqualTo(expectedHash);
+            return new Verdict(expectedRows, actualRows, expectedHash, actualHash, parts.size());
+        }
+    }
+}
