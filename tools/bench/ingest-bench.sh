@@ -13,7 +13,8 @@
 # PARALLELISMS="2 1", SETTINGS="" (extra `--setting name=value` pairs for ours, space separated),
 # CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g), PROFILE=1 (JFR of the
 # first p=2 run into $OUT/ingest-p2.jfr), SKIP_BUILD=1 (use the current target/), DATA=/tmp/ingest-bench-data,
-# OUT=/tmp/ingest-bench-out. Results: one line per run on stdout and in $OUT/results.tsv.
+# OUT=/tmp/ingest-bench-out. A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
+# a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
 # the body is one function, so bash has read all of it before it runs (editing the file mid-run is safe)
 main() {
 set -euo pipefail
@@ -89,17 +90,19 @@ run_chdb() {  # round
 }
 
 run_ours() {  # round parallelism [side classpath]
-  local side="${3:-ours}" cp="${4:-$CP}"
+  local side="${3:-ours}" cp="${4:-$CP}" opts="$JAVA_OPTS"
+  local settings="$SETTINGS"
+  if [ "$side" = base ]; then opts="${BASE_JAVA_OPTS-$JAVA_OPTS}"; settings="${BASE_SETTINGS-$SETTINGS}"; fi
   local table="$OUT/table-r$1-p$2"; [ "$side" = ours ] || table="$OUT/table-r$1-p$2-$side"; rm -rf "$table"
   local jfr=""
   if [ "$PROFILE" = 1 ] && [ "$2" = 2 ] && [ ! -f "$OUT/ingest-p2.jfr" ]; then
     jfr="-XX:StartFlightRecording=filename=$OUT/ingest-p2.jfr,settings=profile"
   fi
-  local extra=(); for s in $SETTINGS; do extra+=(--setting "$s"); done
+  local extra=(); for s in $settings; do extra+=(--setting "$s"); done
   local l; l=$(load)
   local t0 t1; t0=$(date +%s.%N)
   # shellcheck disable=SC2086
-  /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" java $JAVA_OPTS $jfr -cp "$cp" \
+  /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" java $opts $jfr -cp "$cp" \
     io.github.s3mergetree.examples.cli.S3MergeTreeCommand ingest \
     --source "s3://bucket/posts/*.parquet" --format Parquet --table-ddl-file "$DDL" --table-path "$table" \
     --s3-endpoint "$EP" --s3-access-key "$KEY" --s3-secret-key "$SECRET" --s3-path-style \
@@ -148,5 +151,4 @@ node -e '
   if (o["1"] && o["2"]) console.log(`  scaling p=1 → p=2: ${(o["2"][7] / o["1"][7]).toFixed(2)}x (efficiency ${(50 * o["2"][7] / o["1"][7]).toFixed(0)} %)`);
 ' "$OUT/results.tsv"
 }
-main "$@"
-exit
+main "$@"; exit $?
