@@ -14,7 +14,7 @@
 # CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g), PROFILE=1 (JFR of the
 # first p=2 run into $OUT/ingest-p2.jfr), SKIP_BUILD=1 (use the current target/), DATA=/tmp/ingest-bench-data,
 # OUT=/tmp/ingest-bench-out. A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
-# a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
+# OURS_SNAPSHOT=DIR runs saved classes as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
 # the body is one function, so bash has read all of it before it runs (editing the file mid-run is safe)
 main() {
 set -euo pipefail
@@ -46,6 +46,7 @@ for d in "${deps[@]}"; do
 done
 CP="$(IFS=:; echo "${cp_entries[*]}")"
 echo "$CP" > "$snap/cp"
+if [ -n "${OURS_SNAPSHOT:-}" ]; then CP="$(cat "$OURS_SNAPSHOT/cp")"; echo "ours: classes of $OURS_SNAPSHOT" >&2; fi
 if [ -n "${SAVE_SNAPSHOT:-}" ]; then  # keep these classes for a later A/B run (BASE_SNAPSHOT)
   rm -rf "$SAVE_SNAPSHOT"; cp -r "$snap" "$SAVE_SNAPSHOT"; sed "s|$snap|$SAVE_SNAPSHOT|g" "$snap/cp" > "$SAVE_SNAPSHOT/cp"
   echo "classes saved in $SAVE_SNAPSHOT" >&2
