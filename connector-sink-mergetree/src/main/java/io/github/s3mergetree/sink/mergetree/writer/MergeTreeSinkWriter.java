@@ -193,6 +193,20 @@ public final class MergeTreeSinkWriter<IN>
     }
 
     /**
+     * The next insert block, sized like the one just flushed (rows, and string bytes per row): a
+     * block that grew by doubling would copy all its values once more on the way.
+     */
+    private Block newBlockLike(Block flushed) {
+        int rows = flushed.rows();
+        if (rows <= 65536
+                || !flushed.names().equals(resolved.layout().columnNames())
+                || !flushed.types().equals(resolved.layout().columnTypes())) {
+            return newBlock();
+        }
+        return flushed.newEmpty((int) Math.min(rows, minRows > 0 ? minRows : rows));
+    }
+
+    /**
      * Removes this sink's temporary directories that no restored committable names: those of its
      * own subtask index and of indices at or above the parallelism (no writer has them now), with
      * an epoch at or after the restored checkpoint (all of them on a fresh start).
@@ -322,7 +336,7 @@ public final class MergeTreeSinkWriter<IN>
         retained = Math.max(retained, bytes);
         currentBytes = bytes;
         currentRetained = retained;
-        current = newBlock();
+        current = newBlockLike(full);
         rowsSinceCheck = 0;
         nextCheckAt = 1;
         metrics.blocksFlushed.inc();

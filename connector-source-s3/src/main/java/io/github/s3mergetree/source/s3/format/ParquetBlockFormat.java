@@ -103,6 +103,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         private long rowsInCurrent;
         private long rowsReadInCurrent;
         private long pendingSkip;
+        private Block previous;
 
         Reader(FormatContext ctx, S3ObjectSplit split) throws IOException {
             this.ctx = ctx;
@@ -264,7 +265,12 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         }
 
         private Block decode(int rows) throws IOException {
-            Block block = Block.empty(schema.names(), schema.types(), rows);
+            // sized like the previous block (string bytes per row), so strings do not regrow
+            Block block =
+                    previous == null
+                            ? Block.empty(schema.names(), schema.types(), rows)
+                            : previous.newEmpty(rows);
+            previous = block;
             for (int c = 0; c < decoders.length; c++) {
                 Column col = block.column(c);
                 if (decoders[c] != null) {

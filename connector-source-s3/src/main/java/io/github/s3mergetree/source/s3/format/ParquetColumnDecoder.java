@@ -18,6 +18,7 @@ import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DateTime64Type;
 import io.github.s3mergetree.engine.types.DecimalType;
+import io.github.s3mergetree.engine.types.EnumType;
 import io.github.s3mergetree.engine.types.FixedStringType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
 import io.github.s3mergetree.engine.types.MapType;
@@ -676,6 +677,26 @@ final class ParquetColumnDecoder {
                         }
                     };
                 }
+                if (textual && valueType instanceof EnumType e) {
+                    // names looked up as bytes: no String per value; anything else (numbers as
+                    // text, unknown names) takes the generic path and its casting rules or error
+                    java.util.Map<Binary, Integer> byName = new java.util.HashMap<>();
+                    for (String name : e.names()) {
+                        byName.put(Binary.fromString(name), e.valueOf(name));
+                    }
+                    LeafSink generic = genericSink(a, k);
+                    boolean eight = k == TypeKind.ENUM8;
+                    return (r, c) -> {
+                        Integer v = byName.get(r.getBinary());
+                        if (v == null) {
+                            generic.append(r, c);
+                        } else if (eight) {
+                            ((ByteColumn) c).add((byte) v.intValue());
+                        } else {
+                            ((ShortColumn) c).add((short) v.intValue());
+                        }
+                    };
+                }
                 if (textual && k == TypeKind.FIXED_STRING) {
                     int n = ((FixedStringType) valueType).length();
                     return (r, c) -> {
@@ -693,7 +714,12 @@ final class ParquetColumnDecoder {
                 }
             }
         }
-        // Generic path: a Java value through ClickHouse's casting rules.
+        return genericSink(a, k);
+    }
+
+    /** Generic path: a Java value through ClickHouse's casting rules. */
+    private LeafSink genericSink(LogicalTypeAnnotation a, TypeKind k)
+            throws ObjectFormatException {
         checkConvertible(a, k);
         return (r, c) ->
                 converter.append(valueType, c, javaValue(r, a), columnName, rowInRowGroup - 1);
