@@ -2,6 +2,7 @@ package io.github.s3mergetree.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.source.s3.testutils.FaultInjectingProxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

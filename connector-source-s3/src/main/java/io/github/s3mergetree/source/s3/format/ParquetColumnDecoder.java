@@ -718,8 +718,7 @@ final class ParquetColumnDecoder {
     }
 
     /** Generic path: a Java value through ClickHouse's casting rules. */
-    private LeafSink genericSink(LogicalTypeAnnotation a, TypeKind k)
-            throws ObjectFormatException {
+    private LeafSink genericSink(LogicalTypeAnnotation a, TypeKind k) throws ObjectFormatException {
         checkConvertible(a, k);
         return (r, c) ->
                 converter.append(valueType, c, javaValue(r, a), columnName, rowInRowGroup - 1);

@@ -41,6 +41,8 @@ public final class FaultInjectingProxy implements AutoCloseable {
     private volatile int resetEvery;
     private volatile int truncateEvery;
     private volatile boolean closed;
+    private volatile long delayMillis;
+    private final AtomicLong gets = new AtomicLong();
 
     /**
      * @param slowDownEvery every n-th request gets a 503 SlowDown (0: never)
@@ -71,6 +73,21 @@ public final class FaultInjectingProxy implements AutoCloseable {
         this.slowDownEvery = slowDownEvery;
         this.resetEvery = resetEvery;
         this.truncateEvery = truncateEvery;
+    }
+
+    /** Every request waits this long before it is answered (0: no delay). */
+    public void setDelayMillis(long delayMillis) {
+        this.delayMillis = delayMillis;
+    }
+
+    /** Requests seen so far. */
+    public long requests() {
+        return requests.get();
+    }
+
+    /** GET requests seen so far (object reads; ListObjects is a GET too). */
+    public long gets() {
+        return gets.get();
     }
 
     public int faults() {
@@ -105,6 +122,18 @@ public final class FaultInjectingProxy implements AutoCloseable {
                 byte[] body = contentLength > 0 ? in.readNBytes((int) contentLength) : new byte[0];
                 long n = requests.incrementAndGet();
                 boolean isGet = headText.startsWith("GET ");
+                if (isGet) {
+                    gets.incrementAndGet();
+                }
+                long delay = delayMillis;
+                if (delay > 0) {
+                    try {
+                        Thread.sleep(delay);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
                 if (slowDownEvery > 0 && n % slowDownEvery == 0) {
                     slowDowns.incrementAndGet();
                     byte[] xml =
