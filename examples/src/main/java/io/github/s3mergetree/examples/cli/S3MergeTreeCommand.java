@@ -98,19 +98,26 @@ public final class S3MergeTreeCommand {
      * something (the class name stands in for a missing message).
      */
     static String rootMessage(Throwable e) {
+        String top = e.getMessage();
+        String root = innermostMessage(e);
+        String m =
+                top == null || top.contains(root) ? (top == null ? root : top) : top + ": " + root;
+        return m.replace('\n', ' ');
+    }
+
+    /**
+     * The message of {@code e}'s innermost cause: what actually went wrong (the class name when it
+     * has no message; an {@link Error}'s class name before its message).
+     */
+    public static String innermostMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
-        String top = e.getMessage();
-        String root =
-                t.getMessage() == null
-                        ? t.getClass().getSimpleName()
-                        : t instanceof Error
-                                ? t.getClass().getSimpleName() + ": " + t.getMessage()
-                                : t.getMessage();
-        String m =
-                top == null || top.contains(root) ? (top == null ? root : top) : top + ": " + root;
-        return m.replace('\n', ' ');
+        return t.getMessage() == null
+                ? t.getClass().getSimpleName()
+                : t instanceof Error
+                        ? t.getClass().getSimpleName() + ": " + t.getMessage()
+                        : t.getMessage();
     }
 }

@@ -3,7 +3,9 @@ package io.github.s3mergetree.examples.ingest;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.examples.cli.Subcommand;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.source.s3.S3Source;
@@ -84,9 +86,9 @@ public final class IngestCommand implements Subcommand {
 
         int execute() throws Exception {
             String ddl = readDdl();
-            TableSchema schema = parseDdl(ddl);
             // the form the engine stores and compares (normalized by the DDL parser)
-            String storedForm = TableLayouts.fromDdl(ddl).ddl();
+            String storedForm = parseDdl(ddl).ddl();
+            TableSchema schema = TableSchema.parse(ddl);
             checkTableDirectory(storedForm);
             IngestSettings settings = IngestSettings.parse(o.settings());
             S3Source<Block> source = IngestPipeline.source(o, schema, settings);
@@ -231,11 +233,12 @@ public final class IngestCommand implements Subcommand {
             }
         }
 
-        private TableSchema parseDdl(String ddl) {
+        /**
+         * The table's layout; {@link IllegalArgumentException} naming the file if it is invalid.
+         */
+        private TableLayout parseDdl(String ddl) {
             try {
-                TableSchema schema = TableSchema.parse(ddl);
-                TableLayouts.fromDdl(ddl);
-                return schema;
+                return TableLayouts.fromDdl(ddl);
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(
                         "the DDL in " + o.tableDdlFile() + " is invalid: " + e.getMessage(), e);
@@ -406,7 +409,8 @@ public final class IngestCommand implements Subcommand {
                 result.get();
             } catch (ExecutionException e) {
                 throw new IllegalStateException(
-                        "the job failed: " + rootMessage(e.getCause()), e.getCause());
+                        "the job failed: " + S3MergeTreeCommand.innermostMessage(e.getCause()),
+                        e.getCause());
             }
             return readingStart == null ? Instant.now() : readingStart;
         }
@@ -459,14 +463,6 @@ public final class IngestCommand implements Subcommand {
                     s.activeParts(),
                     s.merges());
             out.flush();
-        }
-
-        private static String rootMessage(Throwable e) {
-            Throwable t = e;
-            while (t.getCause() != null && t.getCause() != t) {
-                t = t.getCause();
-            }
-            return t.getMessage() == null ? t.getClass().getName() : t.getMessage();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.s3.ObjectLister;
@@ -40,18 +41,13 @@ public final class ObjectPreflight {
                 total += o.size();
             }
             return new Listing(objects, total);
-        } catch (IOException e) {
-            throw new IOException("cannot list " + source.storeConfig() + ": " + rootMessage(e), e);
-        } catch (RuntimeException e) {
-            throw new IOException("cannot list " + source.storeConfig() + ": " + rootMessage(e), e);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(
+                    "cannot list "
+                            + source.storeConfig()
+                            + ": "
+                            + S3MergeTreeCommand.innermostMessage(e),
+                    e);
         }
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 }
