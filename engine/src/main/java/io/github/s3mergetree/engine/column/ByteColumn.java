@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
 import java.util.Arrays;
+import java.util.List;
 
 /** A column of 8-bit values ((U)Int8, Bool, Enum8), held in a byte[]. */
 public final class ByteColumn implements Column {
@@ -89,6 +90,22 @@ public final class ByteColumn implements Column {
         byte[] d = out.data;
         for (int i = 0; i < length; i++) {
             d[i] = data[perm[i]];
+        }
+        out.size = length;
+        return out;
+    }
+
+    @Override
+    public ByteColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        byte[][] src = new byte[chunks.size()][];
+        for (int k = 0; k < src.length; k++) {
+            src[k] = ((ByteColumn) chunks.get(k)).data;
+        }
+        ByteColumn out = new ByteColumn(length);
+        byte[] d = out.data;
+        for (int i = 0; i < length; i++) {
+            d[i] = src[chunkOf[i]][rowOf[i]];
         }
         out.size = length;
         return out;

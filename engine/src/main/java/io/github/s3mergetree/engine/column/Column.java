@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
+import java.util.List;
 
 /**
  * A growable, typed column vector: the engine's in-memory form of one column of an insert block.
@@ -36,6 +37,21 @@ public interface Column {
 
     /** A new column holding rows {@code perm[0], perm[1], ...} of this one. */
     Column permute(int[] perm, int length);
+
+    /**
+     * A new column of this shape holding, for {@code i} in {@code [0, length)}, row {@code
+     * rowOf[i]} of {@code chunks.get(chunkOf[i])}: a permutation over several columns of the same
+     * shape at once (an insert block kept as the blocks it was built from is sorted this way, one
+     * copy of every value instead of a concatenation and then a permutation). This column's own
+     * rows are not read.
+     */
+    default Column gather(List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        Column out = newEmpty(length);
+        for (int i = 0; i < length; i++) {
+            out.appendFrom(chunks.get(chunkOf[i]), rowOf[i]);
+        }
+        return out;
+    }
 
     /** Uncompressed in-memory size in bytes, as ClickHouse's {@code Block::bytes()} counts it. */
     long byteSize();

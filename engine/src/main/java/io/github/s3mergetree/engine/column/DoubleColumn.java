@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
 import java.util.Arrays;
+import java.util.List;
 
 /** A column of Float64 values, held in a double[]. */
 public final class DoubleColumn implements Column {
@@ -89,6 +90,22 @@ public final class DoubleColumn implements Column {
         double[] d = out.data;
         for (int i = 0; i < length; i++) {
             d[i] = data[perm[i]];
+        }
+        out.size = length;
+        return out;
+    }
+
+    @Override
+    public DoubleColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        double[][] src = new double[chunks.size()][];
+        for (int k = 0; k < src.length; k++) {
+            src[k] = ((DoubleColumn) chunks.get(k)).data;
+        }
+        DoubleColumn out = new DoubleColumn(length);
+        double[] d = out.data;
+        for (int i = 0; i < length; i++) {
+            d[i] = src[chunkOf[i]][rowOf[i]];
         }
         out.size = length;
         return out;

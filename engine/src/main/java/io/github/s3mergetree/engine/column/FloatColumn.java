@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
 import java.util.Arrays;
+import java.util.List;
 
 /** A column of Float32 values, held in a float[]. */
 public final class FloatColumn implements Column {
@@ -89,6 +90,22 @@ public final class FloatColumn implements Column {
         float[] d = out.data;
         for (int i = 0; i < length; i++) {
             d[i] = data[perm[i]];
+        }
+        out.size = length;
+        return out;
+    }
+
+    @Override
+    public FloatColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        float[][] src = new float[chunks.size()][];
+        for (int k = 0; k < src.length; k++) {
+            src[k] = ((FloatColumn) chunks.get(k)).data;
+        }
+        FloatColumn out = new FloatColumn(length);
+        float[] d = out.data;
+        for (int i = 0; i < length; i++) {
+            d[i] = src[chunkOf[i]][rowOf[i]];
         }
         out.size = length;
         return out;

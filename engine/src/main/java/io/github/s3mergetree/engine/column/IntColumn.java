@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
 import java.util.Arrays;
+import java.util.List;
 
 /** A column of 32-bit values ((U)Int32, Date32, DateTime, IPv4, Decimal32), held in a int[]. */
 public final class IntColumn implements Column {
@@ -89,6 +90,21 @@ public final class IntColumn implements Column {
         int[] d = out.data;
         for (int i = 0; i < length; i++) {
             d[i] = data[perm[i]];
+        }
+        out.size = length;
+        return out;
+    }
+
+    @Override
+    public IntColumn gather(List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        int[][] src = new int[chunks.size()][];
+        for (int k = 0; k < src.length; k++) {
+            src[k] = ((IntColumn) chunks.get(k)).data;
+        }
+        IntColumn out = new IntColumn(length);
+        int[] d = out.data;
+        for (int i = 0; i < length; i++) {
+            d[i] = src[chunkOf[i]][rowOf[i]];
         }
         out.size = length;
         return out;

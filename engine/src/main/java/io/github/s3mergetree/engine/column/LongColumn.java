@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
 import java.util.Arrays;
+import java.util.List;
 
 /** A column of 64-bit values ((U)Int64, DateTime64, Decimal64), held in a long[]. */
 public final class LongColumn implements Column {
@@ -89,6 +90,22 @@ public final class LongColumn implements Column {
         long[] d = out.data;
         for (int i = 0; i < length; i++) {
             d[i] = data[perm[i]];
+        }
+        out.size = length;
+        return out;
+    }
+
+    @Override
+    public LongColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        long[][] src = new long[chunks.size()][];
+        for (int k = 0; k < src.length; k++) {
+            src[k] = ((LongColumn) chunks.get(k)).data;
+        }
+        LongColumn out = new LongColumn(length);
+        long[] d = out.data;
+        for (int i = 0; i < length; i++) {
+            d[i] = src[chunkOf[i]][rowOf[i]];
         }
         out.size = length;
         return out;

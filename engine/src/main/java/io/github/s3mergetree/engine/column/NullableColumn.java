@@ -1,6 +1,8 @@
 package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A Nullable column: a null map (1 = NULL) plus the nested column, which holds the nested type's
@@ -63,6 +65,20 @@ public final class NullableColumn implements Column {
     @Override
     public void appendDefault() {
         addNull();
+    }
+
+    @Override
+    public NullableColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        List<ByteColumn> maps = new ArrayList<>(chunks.size());
+        List<Column> nesteds = new ArrayList<>(chunks.size());
+        for (Column c : chunks) {
+            maps.add(((NullableColumn) c).nullMap);
+            nesteds.add(((NullableColumn) c).nested);
+        }
+        return new NullableColumn(
+                nullMap.gather(maps, chunkOf, rowOf, length),
+                nested.gather(nesteds, chunkOf, rowOf, length));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
 import java.util.Arrays;
+import java.util.List;
 
 /** A column of 16-bit values ((U)Int16, Date, Enum16), held in a short[]. */
 public final class ShortColumn implements Column {
@@ -89,6 +90,22 @@ public final class ShortColumn implements Column {
         short[] d = out.data;
         for (int i = 0; i < length; i++) {
             d[i] = data[perm[i]];
+        }
+        out.size = length;
+        return out;
+    }
+
+    @Override
+    public ShortColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        short[][] src = new short[chunks.size()][];
+        for (int k = 0; k < src.length; k++) {
+            src[k] = ((ShortColumn) chunks.get(k)).data;
+        }
+        ShortColumn out = new ShortColumn(length);
+        short[] d = out.data;
+        for (int i = 0; i < length; i++) {
+            d[i] = src[chunkOf[i]][rowOf[i]];
         }
         out.size = length;
         return out;

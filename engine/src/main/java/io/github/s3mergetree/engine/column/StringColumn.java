@@ -3,6 +3,7 @@ package io.github.s3mergetree.engine.column;
 import io.github.s3mergetree.engine.types.PhysicalType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A column of byte strings as one byte buffer plus end offsets: row {@code i} is {@code
@@ -158,6 +159,43 @@ public final class StringColumn implements Column {
             int s = r == 0 ? 0 : offsets[r - 1];
             int len = offsets[r] - s;
             System.arraycopy(bytes, s, ob, pos, len);
+            pos += len;
+            oo[i] = pos;
+        }
+        out.size = length;
+        return out;
+    }
+
+    @Override
+    public StringColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        int[][] offs = new int[chunks.size()][];
+        byte[][] src = new byte[chunks.size()][];
+        for (int k = 0; k < src.length; k++) {
+            StringColumn c = (StringColumn) chunks.get(k);
+            offs[k] = c.offsets;
+            src[k] = c.bytes;
+        }
+        long total = 0;
+        for (int i = 0; i < length; i++) {
+            int[] o = offs[chunkOf[i]];
+            int r = rowOf[i];
+            total += o[r] - (r == 0 ? 0 : o[r - 1]);
+        }
+        if (total > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException(
+                    "String column exceeds 2 GiB (" + total + " bytes): use smaller insert blocks");
+        }
+        StringColumn out = new StringColumn(length, (int) total);
+        byte[] ob = out.bytes;
+        int[] oo = out.offsets;
+        int pos = 0;
+        for (int i = 0; i < length; i++) {
+            int[] o = offs[chunkOf[i]];
+            int r = rowOf[i];
+            int s = r == 0 ? 0 : o[r - 1];
+            int len = o[r] - s;
+            System.arraycopy(src[chunkOf[i]], s, ob, pos, len);
             pos += len;
             oo[i] = pos;
         }

@@ -1,6 +1,8 @@
 package io.github.s3mergetree.engine.column;
 
 import io.github.s3mergetree.engine.types.PhysicalType;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A Tuple column: one column per element, all of the same length. */
 public final class TupleColumn implements Column {
@@ -53,6 +55,20 @@ public final class TupleColumn implements Column {
         for (Column e : elements) {
             e.appendDefault();
         }
+    }
+
+    @Override
+    public TupleColumn gather(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        Column[] e = new Column[elements.length];
+        for (int i = 0; i < e.length; i++) {
+            List<Column> parts = new ArrayList<>(chunks.size());
+            for (Column c : chunks) {
+                parts.add(((TupleColumn) c).elements[i]);
+            }
+            e[i] = elements[i].gather(parts, chunkOf, rowOf, length);
+        }
+        return new TupleColumn(e);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.table;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.part.PartitionData;
@@ -25,6 +26,14 @@ public final class BlockSplitter {
 
     /** One piece per partition, in order of first appearance. */
     public static List<PartitionedBlock> split(Block block, EvaluatedKeys keys) {
+        return split(BlockChunks.of(block), keys);
+    }
+
+    /**
+     * One piece per partition of an insert block kept as chunks, in order of first appearance;
+     * {@code keys} are evaluated over all its rows in chunk order.
+     */
+    public static List<PartitionedBlock> split(BlockChunks block, EvaluatedKeys keys) {
         int rows = block.rows();
         List<int[]> groups = new ArrayList<>();
         List<byte[]> groupKeys = new ArrayList<>();
@@ -79,7 +88,7 @@ public final class BlockSplitter {
                             : KeySorter.sort(
                                     keys.sortingTypes(), keys.sortingColumns(), rowsOfGroup);
             boolean identity = perm.length == rows && isIdentity(perm);
-            Block sorted = identity ? block : block.permute(perm, perm.length);
+            Block sorted = identity ? block.concat() : block.permute(perm, perm.length);
             List<Column> pkCols = new ArrayList<>();
             for (int k = 0; k < keys.primaryKeySize(); k++) {
                 Column c = keys.sortingColumns().get(k);

@@ -1,7 +1,9 @@
 package io.github.s3mergetree.engine.table;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.merge.InsertReduction;
 import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.part.PartWriter;
@@ -46,12 +48,21 @@ public final class InsertWriter {
      */
     public List<TemporaryPart> write(Block block, String purpose, Timings timings)
             throws IOException {
+        return write(BlockChunks.of(block), purpose, timings);
+    }
+
+    /**
+     * Writes an insert block kept as chunks (see {@link BlockChunks}): the keys are evaluated per
+     * chunk and concatenated, and each part's rows are gathered from the chunks in sorted order.
+     */
+    public List<TemporaryPart> write(BlockChunks block, String purpose, Timings timings)
+            throws IOException {
         if (block.rows() == 0) {
             return List.of();
         }
         long t0 = System.nanoTime();
-        List<Column> partitionColumns = layout.partitionKey().evaluate(block, layout.evaluation());
-        List<Column> sortColumns = layout.sortingKey().evaluate(block, layout.evaluation());
+        List<Column> partitionColumns = evaluate(layout.partitionKey(), block);
+        List<Column> sortColumns = evaluate(layout.sortingKey(), block);
         EvaluatedKeys keys =
                 new EvaluatedKeys(
                         layout.partitionKey().types(),
@@ -107,6 +118,23 @@ public final class InsertWriter {
                 p.abort();
             }
             throw e;
+        }
+        return out;
+    }
+
+    /** A key's columns over all chunks: evaluated chunk by chunk, then concatenated. */
+    private List<Column> evaluate(KeyExpression key, BlockChunks block) {
+        List<List<Column>> perChunk = new ArrayList<>();
+        for (Block chunk : block.chunks()) {
+            perChunk.add(key.evaluate(chunk, layout.evaluation()));
+        }
+        List<Column> out = new ArrayList<>(perChunk.get(0).size());
+        for (int k = 0; k < perChunk.get(0).size(); k++) {
+            List<Column> parts = new ArrayList<>(perChunk.size());
+            for (List<Column> cols : perChunk) {
+                parts.add(cols.get(k));
+            }
+            out.add(block.concat(parts));
         }
         return out;
     }

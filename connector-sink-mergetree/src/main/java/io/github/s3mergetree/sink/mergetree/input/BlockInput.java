@@ -14,10 +14,12 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The columnar fast path: the engine's {@link Block}s (e.g. from the S3 source), mapped onto the
- * table's columns by name and appended column by column ({@code System.arraycopy} of primitive
- * vectors, no per-row work). A column must have the table column's type (cast upstream otherwise);
- * absent columns take their {@code DEFAULT} expression or the type's default, computed per input
- * block; unknown columns fail unless {@code input_format_skip_unknown_fields = 1}.
+ * table's columns by name and kept by reference in the writer's insert block until it is written
+ * (no per-row work, no copy; the sort gathers the rows straight from these blocks). A block must
+ * therefore not be modified after it was handed to the sink. A column must have the table column's
+ * type (cast upstream otherwise); absent columns take their {@code DEFAULT} expression or the
+ * type's default, computed per input block; unknown columns fail unless {@code
+ * input_format_skip_unknown_fields = 1}.
  */
 @PublicEvolving
 public final class BlockInput implements SinkInput<Block> {
@@ -108,10 +110,21 @@ public final class BlockInput implements SinkInput<Block> {
 
         @Override
         public void append(Block in, Block target) {
-            int rows = in.rows();
-            if (rows == 0) {
+            if (in.rows() == 0) {
                 return;
             }
+            Block complete = toBlock(in);
+            target.appendRange(complete, 0, complete.rows());
+        }
+
+        @Override
+        public boolean columnar() {
+            return true;
+        }
+
+        @Override
+        public Block toBlock(Block in) {
+            int rows = in.rows();
             Plan p = plan(in);
             List<Column> cols = new ArrayList<>(names.size());
             for (int c = 0; c < names.size(); c++) {
@@ -126,8 +139,7 @@ public final class BlockInput implements SinkInput<Block> {
                     cols.add(d);
                 }
             }
-            Block complete = p.computed().apply(new Block(names, types, cols));
-            target.appendRange(complete, 0, rows);
+            return p.computed().apply(new Block(names, types, cols));
         }
 
         @Override

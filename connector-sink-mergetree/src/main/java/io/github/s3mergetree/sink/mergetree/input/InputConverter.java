@@ -26,4 +26,23 @@ public interface InputConverter<IN> {
      * MATERIALIZED} columns) over a block of appended rows and returns the complete block.
      */
     Block complete(Block block);
+
+    /**
+     * Whether records are whole blocks that the writer keeps by reference ({@link #toBlock})
+     * instead of appending their rows into its own block: columnar input skips one copy of every
+     * value.
+     */
+    default boolean columnar() {
+        return false;
+    }
+
+    /**
+     * For a {@link #columnar()} converter: {@code record} as a complete block of the table's
+     * columns (table order, {@code DEFAULT} and {@code MATERIALIZED} columns computed). The writer
+     * keeps it in its insert block until that block is written, so neither the record's columns nor
+     * the returned block may be modified afterwards.
+     */
+    default Block toBlock(IN record) {
+        throw new UnsupportedOperationException(getClass().getName() + " appends rows");
+    }
 }

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.sink.mergetree.writer;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.TemporaryPart;
@@ -43,12 +44,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sink writer: converts records into the columns of an insert block; when the block reaches
- * {@code min_insert_block_size_rows} or {@code min_insert_block_size_bytes} (and at every
- * checkpoint and at the end of the input) the block is sorted, split by partition and written as
- * temporary parts, on up to {@code max_insert_threads} background threads while the next block
- * fills. At a checkpoint all those parts become one {@link MergeTreeCommittable} with a dedup
- * token.
+ * The sink writer: converts records into the columns of an insert block (columnar input is kept as
+ * the blocks it arrived in, by reference: see {@link BlockChunks}); when the block reaches {@code
+ * min_insert_block_size_rows} or {@code min_insert_block_size_bytes} (and at every checkpoint and
+ * at the end of the input) the block is sorted, split by partition and written as temporary parts,
+ * on up to {@code max_insert_threads} background threads while the next block fills. At a
+ * checkpoint all those parts become one {@link MergeTreeCommittable} with a dedup token.
  *
  * <p><b>Why parts at checkpoints rather than rows in state:</b> checkpoint state stays a few
  * hundred bytes whatever the throughput (no rows are copied into the state backend), a restore
@@ -94,7 +95,10 @@ public final class MergeTreeSinkWriter<IN>
     private final long writerBuffers;
 
     private long minBytes = -1;
+    private final boolean columnar;
     private Block current;
+    private List<Block> chunks = new ArrayList<>();
+    private int chunkRows;
     private long rowsSinceCheck;
     private long nextCheckAt = 1;
     private long currentBytes;
@@ -143,6 +147,7 @@ public final class MergeTreeSinkWriter<IN>
                                 resolved.serverZone(),
                                 options.get(
                                         MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
+        this.columnar = converter.columnar();
         this.metrics = new WriterMetrics(context.metricGroup());
         this.minRows = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS);
         this.minBytesSetting = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).trim();
@@ -279,6 +284,10 @@ public final class MergeTreeSinkWriter<IN>
     public void write(IN element, Context context) throws IOException, InterruptedException {
         ensureBlockSize();
         inject(FailureInjector.Point.WRITER_RECORD);
+        if (columnar) {
+            addChunk(converter.toBlock(element));
+            return;
+        }
         int before = current.rows();
         converter.append(element, current);
         int added = current.rows() - before;
@@ -292,6 +301,24 @@ public final class MergeTreeSinkWriter<IN>
             if (rowsSinceCheck >= nextCheckAt) {
                 checkBytes();
             }
+        }
+    }
+
+    /** Columnar input: keeps the block by reference; flushes at either minimum. */
+    private void addChunk(Block block) throws IOException, InterruptedException {
+        int rows = block.rows();
+        if (rows == 0) {
+            return;
+        }
+        chunks.add(block);
+        chunkRows += rows;
+        currentBytes += block.byteSize();
+        currentRetained += RetainedMemory.of(block);
+        metrics.rowsIn.inc(rows);
+        if ((minRows > 0 && chunkRows >= minRows) || (minBytes > 0 && currentBytes >= minBytes)) {
+            flushBlock();
+        } else {
+            trackMemory();
         }
     }
 
@@ -327,6 +354,10 @@ public final class MergeTreeSinkWriter<IN>
 
     /** Hands the current block to an insert thread (waiting if all are busy). */
     private void flushBlock() throws IOException, InterruptedException {
+        if (columnar) {
+            flushChunks();
+            return;
+        }
         if (current.rows() == 0) {
             return;
         }
@@ -342,6 +373,34 @@ public final class MergeTreeSinkWriter<IN>
         metrics.blocksFlushed.inc();
         metrics.bytesIn.inc(bytes);
         rowsWritten += full.rows();
+        submit(BlockChunks.of(full), bytes, retained);
+        currentBytes = 0;
+        currentRetained = RetainedMemory.of(current);
+        trackMemory();
+    }
+
+    /** Columnar input: hands the chunks collected so far to an insert thread as one block. */
+    private void flushChunks() throws IOException, InterruptedException {
+        if (chunks.isEmpty()) {
+            return;
+        }
+        BlockChunks full = BlockChunks.of(chunks);
+        long bytes = currentBytes;
+        long retained = Math.max(currentRetained, bytes);
+        chunks = new ArrayList<>();
+        chunkRows = 0;
+        metrics.blocksFlushed.inc();
+        metrics.bytesIn.inc(bytes);
+        rowsWritten += full.rows();
+        submit(full, bytes, retained);
+        currentBytes = 0;
+        currentRetained = 0;
+        trackMemory();
+    }
+
+    /** Starts writing {@code full} on an insert thread, first waiting if all of them are busy. */
+    private void submit(BlockChunks full, long bytes, long retained)
+            throws IOException, InterruptedException {
         while (inFlight.size() >= threads) {
             harvestOldest();
         }
@@ -350,9 +409,6 @@ public final class MergeTreeSinkWriter<IN>
         Future<List<TemporaryPart>> f =
                 insertThreads.submit(() -> partsWriter.write(full, purpose, timings));
         inFlight.add(new InFlight(f, timings, bytes, retained, System.nanoTime()));
-        currentBytes = 0;
-        currentRetained = RetainedMemory.of(current);
-        trackMemory();
     }
 
     private void harvestOldest() throws IOException, InterruptedException {

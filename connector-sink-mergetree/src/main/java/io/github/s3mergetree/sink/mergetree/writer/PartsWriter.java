@@ -1,6 +1,7 @@
 package io.github.s3mergetree.sink.mergetree.writer;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.table.InsertWriter;
 import io.github.s3mergetree.engine.table.TableDirectory;
@@ -25,6 +26,11 @@ final class PartsWriter {
     }
 
     List<TemporaryPart> write(Block block, String purpose, InsertWriter.Timings timings)
+            throws IOException {
+        return insertWriter.write(block, purpose, timings);
+    }
+
+    List<TemporaryPart> write(BlockChunks block, String purpose, InsertWriter.Timings timings)
             throws IOException {
         return insertWriter.write(block, purpose, timings);
     }
