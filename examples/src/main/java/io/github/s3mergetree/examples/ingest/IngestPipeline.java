@@ -114,8 +114,9 @@ public final class IngestPipeline {
 
     /**
      * Adds source → sink to {@code env}, with object reuse on: the source emits a new {@link Block}
-     * per batch and the sink copies it into its insert block at once, so the chained hand-over
-     * needs no defensive deep copy of every block ({@code BlockSerializer.copy}).
+     * per batch and never touches it again, and the sink keeps it by reference until its insert
+     * block is written, so the chained hand-over needs no defensive deep copy of every block
+     * ({@code BlockSerializer.copy}).
      */
     public static void addTo(
             StreamExecutionEnvironment env,
