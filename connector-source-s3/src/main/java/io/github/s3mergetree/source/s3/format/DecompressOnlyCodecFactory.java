@@ -35,6 +35,17 @@ final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
                 if (codec == CompressionCodecName.UNCOMPRESSED) {
                     return bytes;
                 }
+                // a page of a column chunk read into a heap buffer: decompress it in place
+                ByteBuffer b = bytes.toByteBuffer();
+                if (b.hasArray()) {
+                    return BytesInput.from(
+                            decompressArray(
+                                    codec,
+                                    b.array(),
+                                    b.arrayOffset() + b.position(),
+                                    b.remaining(),
+                                    uncompressedSize));
+                }
                 byte[] in = bytes.toByteArray();
                 return BytesInput.from(decompressArray(codec, in, 0, in.length, uncompressedSize));
             }

@@ -3,6 +3,7 @@ package io.github.s3mergetree.source.s3.format;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.Columns;
+import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.convert.ValueConverter;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
@@ -266,10 +267,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
 
         private Block decode(int rows) throws IOException {
             // sized like the previous block (string bytes per row), so strings do not regrow
-            Block block =
-                    previous == null
-                            ? Block.empty(schema.names(), schema.types(), rows)
-                            : previous.newEmpty(rows);
+            Block block = previous == null ? firstBlock(rows) : previous.newEmpty(rows);
             previous = block;
             for (int c = 0; c < decoders.length; c++) {
                 Column col = block.column(c);
@@ -286,6 +284,33 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             }
             rowsReadInCurrent += rows;
             return block;
+        }
+
+        /**
+         * The object's first block, its String columns sized from the row group's uncompressed
+         * column chunk sizes (for PLAIN pages a little more than the values: 4 length bytes per
+         * value plus page headers), so they do not grow by doubling, copying their bytes each time.
+         */
+        private Block firstBlock(int rows) {
+            BlockMetaData rg = rowGroups.get(currentRowGroup);
+            List<Column> cols = new ArrayList<>(schema.size());
+            for (int c = 0; c < schema.size(); c++) {
+                Column col = Columns.create(schema.types().get(c), rows);
+                if (col instanceof StringColumn && decoders[c] != null && rg.getRowCount() > 0) {
+                    long chunkBytes = 0;
+                    for (ColumnChunkMetaData m : rg.getColumns()) {
+                        if (m.getPath().toArray()[0].equals(schema.names().get(c))) {
+                            chunkBytes += m.getTotalUncompressedSize();
+                        }
+                    }
+                    long hint = chunkBytes * rows / rg.getRowCount();
+                    if (hint > 16L * rows) {
+                        col = new StringColumn(rows, (int) Math.min(1 << 30, hint));
+                    }
+                }
+                cols.add(col);
+            }
+            return new Block(schema.names(), schema.types(), cols);
         }
 
         @Override
