@@ -47,8 +47,12 @@ public final class BlockSplitter {
         } else {
             Map<ByteBuffer, Integer> index = new LinkedHashMap<>();
             int[] groupOf = new int[rows];
-            List<Integer> sizes = new ArrayList<>();
+            int[] sizes = new int[8];
             ByteArraySink scratch = new ByteArraySink(64);
+            // rows arrive in runs of one partition (time-ordered input): a row whose key bytes
+            // equal the previous row's joins its group without a lookup or an allocation
+            byte[] lastKey = null;
+            int lastGroup = -1;
             for (int r = 0; r < rows; r++) {
                 scratch.reset();
                 for (int k = 0; k < keys.partitionTypes().size(); k++) {
@@ -58,21 +62,33 @@ public final class BlockSplitter {
                             r,
                             scratch);
                 }
-                ByteBuffer key = ByteBuffer.wrap(scratch.toByteArray());
-                Integer g = index.get(key);
-                if (g == null) {
-                    g = index.size();
-                    index.put(key, g);
-                    sizes.add(0);
-                    groupKeys.add(key.array());
+                int g;
+                if (lastKey != null
+                        && Arrays.equals(
+                                scratch.buffer(), 0, scratch.size(), lastKey, 0, lastKey.length)) {
+                    g = lastGroup;
+                } else {
+                    ByteBuffer key = ByteBuffer.wrap(scratch.toByteArray());
+                    Integer found = index.get(key);
+                    if (found == null) {
+                        found = index.size();
+                        index.put(key, found);
+                        groupKeys.add(key.array());
+                        if (found == sizes.length) {
+                            sizes = Arrays.copyOf(sizes, sizes.length * 2);
+                        }
+                    }
+                    g = found;
+                    lastKey = key.array();
+                    lastGroup = g;
                 }
                 groupOf[r] = g;
-                sizes.set(g, sizes.get(g) + 1);
+                sizes[g]++;
             }
-            for (int s : sizes) {
-                groups.add(new int[s]);
+            for (int gi = 0; gi < index.size(); gi++) {
+                groups.add(new int[sizes[gi]]);
             }
-            int[] fill = new int[sizes.size()];
+            int[] fill = new int[index.size()];
             for (int r = 0; r < rows; r++) {
                 int g = groupOf[r];
                 groups.get(g)[fill[g]++] = r;
