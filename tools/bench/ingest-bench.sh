@@ -13,7 +13,8 @@
 # PARALLELISMS="2 1", SETTINGS="" (extra `--setting name=value` pairs for ours, space separated),
 # CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g), PROFILE=1 (JFR of the
 # first p=2 run into $OUT/ingest-p2.jfr), SKIP_BUILD=1 (use the current target/), DATA=/tmp/ingest-bench-data,
-# OUT=/tmp/ingest-bench-out. A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
+# OUT=/tmp/ingest-bench-out. Every run of ours also records per-thread CPU by role (tools/bench/thread-cpu.py:
+# $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals). A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
 # OURS_SNAPSHOT=DIR runs saved classes as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
 # the body is one function, so bash has read all of it before it runs (editing the file mid-run is safe)
 main() {
@@ -74,7 +75,7 @@ PORT=$(cat "$OUT/port"); EP="http://127.0.0.1:$PORT"
 echo "S3 API server at $EP (pid $server_pid)" >&2
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\n' > "$OUT/results.tsv"
+printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\n' > "$OUT/results.tsv"
 emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 
 run_chdb() {  # round
@@ -107,15 +108,23 @@ run_ours() {  # round parallelism [side classpath]
     io.github.s3mergetree.examples.cli.S3MergeTreeCommand ingest \
     --source "s3://bucket/posts/*.parquet" --format Parquet --table-ddl-file "$DDL" --table-path "$table" \
     --s3-endpoint "$EP" --s3-access-key "$KEY" --s3-secret-key "$SECRET" --s3-path-style \
-    --parallelism "$2" "${extra[@]}" >"$OUT/$side-r$1-p$2.out" 2>"$OUT/$side-r$1-p$2.err" \
+    --parallelism "$2" "${extra[@]}" >"$OUT/$side-r$1-p$2.out" 2>"$OUT/$side-r$1-p$2.err" &
+  local run_pid=$!
+  # per-thread CPU by role (fetch/decode, insert/write, jit, gc, ...), every 0.5 s, from /proc
+  python3 tools/bench/thread-cpu.py "$run_pid" "$OUT/$side-r$1-p$2.threads" 0.5 &
+  local cpu_pid=$!
+  wait "$run_pid" \
     || { echo "our ingest failed (see $OUT/$side-r$1-p$2.err)" >&2; tail -5 "$OUT/$side-r$1-p$2.err" >&2; exit 1; }
+  wait "$cpu_pid" || true
   t1=$(date +%s.%N)
   local j; j=$(tail -1 "$OUT/$side-r$1-p$2.out")
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, p, l, w, t] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, process.argv[7], p, l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s,
-      (j.bytes_uncompressed / 1e6 / j.seconds).toFixed(1), Math.round(rss / 1024), (u + sy).toFixed(1), j.parts_written, j.active_parts, j.merges].join("\t"));' \
-    "$j" "$1" "$2" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/ours.time")" "$side")"
+      (j.bytes_uncompressed / 1e6 / j.seconds).toFixed(1), Math.round(rss / 1024), (u + sy).toFixed(1), j.parts_written, j.active_parts, j.merges,
+      process.argv[8]].join("\t"));' \
+    "$j" "$1" "$2" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/ours.time")" "$side" \
+    "$(cat "$OUT/$side-r$1-p$2.threads.txt" 2>/dev/null || echo -)")"
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(java -version 2>&1 | head -1)" >&2
@@ -142,7 +151,8 @@ node -e '
   console.log(`  chDB INSERT … SELECT FROM s3(): ${c[7]} rows/s, ${c[8]} MB/s, ${c[5]} s (wall ${c[6]} s), RSS ${c[9]} MB, CPU ${c[10]} s (${Math.round(c[4] / c[10])} rows per CPU-s), load ${c[3]}`);
   const o = {};
   for (const p of ps) { const b = best((r) => r[1] === "ours" && r[2] === p); o[p] = b;
-    console.log(`  ours p=${p}: ${b[7]} rows/s, ${b[8]} MB/s, ${b[5]} s (wall ${b[6]} s), RSS ${b[9]} MB, CPU ${b[10]} s (${Math.round(b[4] / b[10])} rows per CPU-s), load ${b[3]}; ratio ours/chDB ${(b[7] / c[7]).toFixed(2)}x`); }
+    console.log(`  ours p=${p}: ${b[7]} rows/s, ${b[8]} MB/s, ${b[5]} s (wall ${b[6]} s), RSS ${b[9]} MB, CPU ${b[10]} s (${Math.round(b[4] / b[10])} rows per CPU-s), load ${b[3]}; ratio ours/chDB ${(b[7] / c[7]).toFixed(2)}x`);
+    console.log(`    CPU s by thread role: ${b[14] || "-"}`); }
   for (const r of rows.filter((r) => r[1] !== "chdb")) { const cr = rows.find((x) => x[0] === r[0] && x[1] === "chdb");
     console.log(`  round ${r[0]} ${r[1]} p=${r[2]}: ratio ${(r[7] / cr[7]).toFixed(2)}x rows/s, ${(cr[10] / r[10]).toFixed(2)}x rows per CPU-s (same round)`); }
   if (sides.includes("base")) for (const p of ps) { const b = best((r) => r[1] === "base" && r[2] === p);

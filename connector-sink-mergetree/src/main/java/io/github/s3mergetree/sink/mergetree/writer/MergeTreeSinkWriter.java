@@ -48,8 +48,10 @@ import org.slf4j.LoggerFactory;
  * the blocks it arrived in, by reference: see {@link BlockChunks}); when the block reaches {@code
  * min_insert_block_size_rows} or {@code min_insert_block_size_bytes} (and at every checkpoint and
  * at the end of the input) the block is sorted, split by partition and written as temporary parts,
- * on up to {@code max_insert_threads} background threads while the next block fills. At a
- * checkpoint all those parts become one {@link MergeTreeCommittable} with a dedup token.
+ * on up to {@code max_insert_threads} background threads while the next block fills (the partial
+ * block of a checkpoint or of the end of the input on one more, beside those in flight, since the
+ * writer waits for all of them then). At a checkpoint all those parts become one {@link
+ * MergeTreeCommittable} with a dedup token.
  *
  * <p><b>Why parts at checkpoints rather than rows in state:</b> checkpoint state stays a few
  * hundred bytes whatever the throughput (no rows are copied into the state backend), a restore
@@ -108,6 +110,7 @@ public final class MergeTreeSinkWriter<IN>
     private long epoch;
     private int seq;
     private long rowsWritten;
+    private boolean flushing;
     private boolean closed;
     private boolean endOfInput;
     private boolean endOfInputCommitted;
@@ -165,7 +168,7 @@ public final class MergeTreeSinkWriter<IN>
         AtomicInteger n = new AtomicInteger();
         this.insertThreads =
                 Executors.newFixedThreadPool(
-                        threads,
+                        threads + 1,
                         r -> {
                             Thread t =
                                     new Thread(
@@ -398,10 +401,16 @@ public final class MergeTreeSinkWriter<IN>
         trackMemory();
     }
 
-    /** Starts writing {@code full} on an insert thread, first waiting if all of them are busy. */
+    /**
+     * Starts writing {@code full} on an insert thread, first waiting if all of them are busy. At a
+     * checkpoint or the end of the input ({@link #flush}) the writer must wait for every block
+     * anyway, so the last block is written beside the ones in flight, on one extra thread: the wait
+     * is the longest write, not their sum (on a machine whose other cores idle while it waits).
+     */
     private void submit(BlockChunks full, long bytes, long retained)
             throws IOException, InterruptedException {
-        while (inFlight.size() >= threads) {
+        int limit = flushing ? threads + 1 : threads;
+        while (inFlight.size() >= limit) {
             harvestOldest();
         }
         String purpose = TempPartNames.purpose(sinkId, subtask, epoch);
@@ -506,7 +515,12 @@ public final class MergeTreeSinkWriter<IN>
         if (endOfInput) {
             this.endOfInput = true;
         }
-        flushBlock();
+        flushing = true;
+        try {
+            flushBlock();
+        } finally {
+            flushing = false;
+        }
         while (!inFlight.isEmpty()) {
             harvestOldest();
         }

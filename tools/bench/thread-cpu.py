@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Per-thread CPU of a running JVM, by thread role, sampled from /proc (ClickHouse's per-thread CPU habit:
+which stage burns the cores). Used by ingest-bench.sh for every run of ours; also usable alone.
+
+usage: tools/bench/thread-cpu.py PID OUT_PREFIX [INTERVAL_S]
+  PID: the java process, or a parent of it (e.g. /usr/bin/time), resolved to its first java descendant.
+  Writes OUT_PREFIX.tsv (CPU % of one core per role per interval) and OUT_PREFIX.txt (CPU seconds per role),
+  until the process exits.
+Roles (Linux thread names, 15 characters): fetch = the source's fetcher (download wait, Parquet decode),
+insert = the sink's insert threads (sort, serialize, compress, write), task = the Flink task thread
+(hands blocks to the sink), download = S3 ranged GETs, gc, jit (C1/C2 compiler threads), main (JVM and
+MiniCluster start), other (Flink RPC, metrics, merges, ...)."""
+import os, sys, time
+
+ROLES = ["main", "fetch", "task", "insert", "download", "gc", "jit", "other"]
+
+
+def role(name):
+    if name.startswith("Source Data"):
+        return "fetch"
+    if name.startswith("mergetree-inse"):
+        return "insert"
+    if name.startswith("Source:"):
+        return "task"
+    if name.startswith("s3-source-down"):
+        return "download"
+    if "GC" in name or name.startswith("G1"):
+        return "gc"
+    if "Compiler" in name or "C2 Comp" in name or "C1 Comp" in name:
+        return "jit"
+    if name in ("java", "main"):
+        return "main"
+    return "other"
+
+
+def java_of(pid):
+    """pid itself if it is a java process, else the first java process among its descendants."""
+    todo = [pid]
+    while todo:
+        p = todo.pop(0)
+        try:
+            if os.path.basename(os.readlink(f"/proc/{p}/exe")).startswith("java"):
+                return p
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += f.read().split()
+        except OSError:
+            pass
+    return None
+
+
+def main():
+    parent, prefix = sys.argv[1], sys.argv[2]
+    interval = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5
+    hz = os.sysconf("SC_CLK_TCK")
+    pid = None
+    while pid is None and os.path.exists(f"/proc/{parent}"):
+        pid = java_of(parent)
+        if pid is None:
+            time.sleep(0.02)
+    if pid is None:
+        return
+    prev, total = {}, {r: 0 for r in ROLES}
+    t0 = time.time()
+    with open(prefix + ".tsv", "w") as tsv:
+        tsv.write("t_s\t" + "\t".join(ROLES) + "\n")
+        while os.path.exists(f"/proc/{pid}"):
+            cur, per = {}, {r: 0 for r in ROLES}
+            try:
+                tids = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                break
+            for tid in tids:
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                        s = f.read()
+                except OSError:
+                    continue
+                name = s[s.index("(") + 1 : s.rindex(")")]
+                fields = s[s.rindex(")") + 2 :].split()
+                ticks = int(fields[11]) + int(fields[12])  # utime + stime
+                cur[tid] = (name, ticks)
+                d = ticks - prev.get(tid, (name, 0))[1]
+                per[role(name)] += d
+                total[role(name)] += d
+            prev = cur
+            tsv.write(f"{time.time() - t0:.1f}\t" + "\t".join(f"{100 * per[r] / hz / interval:.0f}" for r in ROLES) + "\n")
+            tsv.flush()
+            time.sleep(interval)
+    with open(prefix + ".txt", "w") as out:
+        out.write(" ".join(f"{r}={total[r] / hz:.1f}" for r in ROLES) + "\n")
+
+
+if __name__ == "__main__":
+    main()
