@@ -6,14 +6,18 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.ParquetFileRange;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * A Parquet {@link InputFile} over an object in S3 that serves reads from byte ranges fetched in
  * advance (the footer tail; the column chunks of the next row group, downloaded by parallel ranged
  * GETs) and fetches anything else with one ranged GET. Why: parquet-hadoop reads a row group as
- * many seeks and reads; each becoming a GET would be slow.
+ * many seeks and reads; each becoming a GET would be slow. Row groups are read as vectored reads
+ * that get views of the cached chunk bytes, so the bytes are not copied again.
  */
 final class CachedRangeInputFile implements InputFile {
     private static final int MIN_FETCH = 64 * 1024;
@@ -128,6 +132,13 @@ final class CachedRangeInputFile implements InputFile {
             @Override
             public int read(ByteBuffer buf) throws IOException {
                 int len = buf.remaining();
+                if (buf.hasArray()) {
+                    int n = read(buf.array(), buf.arrayOffset() + buf.position(), len);
+                    if (n > 0) {
+                        buf.position(buf.position() + n);
+                    }
+                    return n;
+                }
                 byte[] tmp = new byte[len];
                 int n = read(tmp, 0, len);
                 if (n > 0) {
@@ -138,9 +149,46 @@ final class CachedRangeInputFile implements InputFile {
 
             @Override
             public void readFully(ByteBuffer buf) throws IOException {
+                if (buf.hasArray()) {
+                    readFully(buf.array(), buf.arrayOffset() + buf.position(), buf.remaining());
+                    buf.position(buf.limit());
+                    return;
+                }
                 byte[] tmp = new byte[buf.remaining()];
                 readFully(tmp, 0, tmp.length);
                 buf.put(tmp);
+            }
+
+            /** Vectored reads are served from the cache without a copy (see below). */
+            @Override
+            public boolean readVectoredAvailable(ByteBufferAllocator allocator) {
+                return true;
+            }
+
+            /**
+             * A row group's column chunks: each range the cache holds (the prefetched chunks) is
+             * handed out as a view of the cached bytes, no copy (parquet only reads them); any
+             * other range is read into a new array.
+             */
+            @Override
+            public void readVectored(
+                    List<ParquetFileRange> fileRanges, ByteBufferAllocator allocator)
+                    throws IOException {
+                for (ParquetFileRange fr : fileRanges) {
+                    long start = fr.getOffset();
+                    int len = fr.getLength();
+                    Range r = find(start);
+                    ByteBuffer data;
+                    if (r != null && start + len <= r.end()) {
+                        data = ByteBuffer.wrap(r.bytes(), (int) (start - r.start()), len).slice();
+                    } else {
+                        byte[] b = new byte[len];
+                        seek(start);
+                        readFully(b, 0, len);
+                        data = ByteBuffer.wrap(b);
+                    }
+                    fr.setDataReadFuture(CompletableFuture.completedFuture(data));
+                }
             }
         };
     }

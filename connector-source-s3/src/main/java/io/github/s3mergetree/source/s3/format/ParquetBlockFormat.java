@@ -57,6 +57,8 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                     o =
                             new ParquetReadOptions.Builder(new PlainParquetConfiguration())
                                     .withCodecFactory(DecompressOnlyCodecFactory.INSTANCE)
+                                    // row groups as views of the prefetched chunk bytes
+                                    .withUseHadoopVectoredIo(true)
                                     .build();
                     readOptions = o;
                 }
