@@ -121,8 +121,23 @@ public final class BlockChunks {
      * column gathered from the chunks in one pass.
      */
     public Block permute(int[] perm, int length) {
+        return permute(perm, length, null);
+    }
+
+    /**
+     * Like {@link #permute(int[], int)}, but the String columns marked in {@code lazy} (by column
+     * index; null for none) are not copied: they become {@link GatheredStringColumn}s over the
+     * chunks, for a consumer that only serializes them.
+     */
+    public Block permute(int[] perm, int length, boolean[] lazy) {
         Block first = chunks.get(0);
-        if (chunks.size() == 1) {
+        boolean anyLazy = false;
+        if (lazy != null) {
+            for (int c = 0; c < first.columnCount(); c++) {
+                anyLazy |= lazy[c] && first.column(c) instanceof StringColumn;
+            }
+        }
+        if (chunks.size() == 1 && !anyLazy) {
             return first.permute(perm, length);
         }
         int[] chunkOf = new int[length];
@@ -140,7 +155,11 @@ public final class BlockChunks {
             for (Block b : chunks) {
                 parts.add(b.column(c));
             }
-            out.add(first.column(c).gather(parts, chunkOf, rowOf, length));
+            Column shape = first.column(c);
+            out.add(
+                    lazy != null && lazy[c] && shape instanceof StringColumn
+                            ? new GatheredStringColumn(parts, chunkOf, rowOf, length)
+                            : shape.gather(parts, chunkOf, rowOf, length));
         }
         return new Block(first.names(), first.types(), out);
     }

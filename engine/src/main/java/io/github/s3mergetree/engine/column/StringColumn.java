@@ -122,6 +122,12 @@ public final class StringColumn implements Column {
 
     @Override
     public void appendRange(Column src, int from, int to) {
+        if (src instanceof GatheredStringColumn g) {
+            for (int i = from; i < to; i++) {
+                add(g.bytesOf(i), g.start(i), g.length(i));
+            }
+            return;
+        }
         StringColumn s = (StringColumn) src;
         int srcStart = s.start(from);
         int srcEnd = to == from ? srcStart : s.offsets[to - 1];

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.serde;
 
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.GatheredStringColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.io.ByteSink;
 import io.github.s3mergetree.engine.io.ByteSource;
@@ -28,6 +29,17 @@ final class SizeStreamStringSerialization extends BulkSerialization {
 
     @Override
     public void serialize(Column column, int from, int to, StreamSinks sinks) {
+        if (column instanceof GatheredStringColumn g) {
+            ByteSink sizes = sinks.sink(sizeStream);
+            ByteSink data = sinks.sink(dataStream);
+            for (int i = from; i < to; i++) {
+                sizes.writeLongLE(g.length(i));
+            }
+            for (int i = from; i < to; i++) {
+                data.write(g.bytesOf(i), g.start(i), g.length(i));
+            }
+            return;
+        }
         StringColumn c = (StringColumn) column;
         ByteSink sizes = sinks.sink(sizeStream);
         for (int i = from; i < to; i++) {

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.serde;
 
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.GatheredStringColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.io.ByteSink;
 import io.github.s3mergetree.engine.io.ByteSource;
@@ -24,6 +25,14 @@ final class StringSerialization extends BulkSerialization {
     @Override
     public void serialize(Column column, int from, int to, StreamSinks sinks) {
         ByteSink out = sinks.sink(stream);
+        if (column instanceof GatheredStringColumn g) {
+            for (int i = from; i < to; i++) {
+                int len = g.length(i);
+                out.writeVarUInt(len);
+                out.write(g.bytesOf(i), g.start(i), len);
+            }
+            return;
+        }
         StringColumn c = (StringColumn) column;
         int[] offsets = c.offsets();
         byte[] bytes = c.bytes();

@@ -34,6 +34,16 @@ public final class BlockSplitter {
      * {@code keys} are evaluated over all its rows in chunk order.
      */
     public static List<PartitionedBlock> split(BlockChunks block, EvaluatedKeys keys) {
+        return split(block, keys, null);
+    }
+
+    /**
+     * Like {@link #split(BlockChunks, EvaluatedKeys)}; the String columns marked in {@code
+     * lazyStrings} (by column index, null for none) are gathered lazily ({@link
+     * BlockChunks#permute(int[], int, boolean[])}): for a consumer that only serializes them.
+     */
+    public static List<PartitionedBlock> split(
+            BlockChunks block, EvaluatedKeys keys, boolean[] lazyStrings) {
         int rows = block.rows();
         List<int[]> groups = new ArrayList<>();
         List<byte[]> groupKeys = new ArrayList<>();
@@ -104,7 +114,10 @@ public final class BlockSplitter {
                             : KeySorter.sort(
                                     keys.sortingTypes(), keys.sortingColumns(), rowsOfGroup);
             boolean identity = perm.length == rows && isIdentity(perm);
-            Block sorted = identity ? block.concat() : block.permute(perm, perm.length);
+            Block sorted =
+                    identity && block.chunks().size() == 1
+                            ? block.first()
+                            : block.permute(perm, perm.length, lazyStrings);
             List<Column> pkCols = new ArrayList<>();
             for (int k = 0; k < keys.primaryKeySize(); k++) {
                 Column c = keys.sortingColumns().get(k);

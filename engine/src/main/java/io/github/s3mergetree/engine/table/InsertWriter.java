@@ -3,6 +3,7 @@ package io.github.s3mergetree.engine.table;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.GatheredStringColumn;
 import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.merge.InsertReduction;
 import io.github.s3mergetree.engine.merge.MergingMode;
@@ -10,6 +11,7 @@ import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.types.DataTypes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,11 +37,38 @@ public final class InsertWriter {
     private final TableLayout layout;
     private final TableDirectory directory;
     private final PartWriter writer;
+    private final boolean[] lazyStrings;
 
     public InsertWriter(TableLayout layout, TableDirectory directory) {
         this.layout = layout;
         this.directory = directory;
         this.writer = new PartWriter(layout.partFormat());
+        this.lazyStrings = lazyStrings(layout);
+    }
+
+    /**
+     * The columns whose sorted values the part writer may read straight from the insert block's
+     * chunks ({@link GatheredStringColumn}): plain String columns that are only serialized — not in
+     * the partition's min/max index, not reduced by {@code optimize_on_insert}, and written with
+     * adaptive granularity (fixed granules buffer rows by copying). Null when there are none.
+     */
+    private static boolean[] lazyStrings(TableLayout layout) {
+        boolean reduces =
+                layout.settings().optimizeOnInsert()
+                        && layout.mergingMode().kind() != MergingMode.Kind.ORDINARY;
+        if (reduces || !layout.partFormat().adaptive()) {
+            return null;
+        }
+        List<String> names = layout.columnNames();
+        boolean[] lazy = new boolean[names.size()];
+        boolean any = false;
+        for (int c = 0; c < lazy.length; c++) {
+            lazy[c] =
+                    layout.columnTypes().get(c).equals(DataTypes.STRING_TYPE)
+                            && !layout.minmaxColumns().contains(names.get(c));
+            any |= lazy[c];
+        }
+        return any ? lazy : null;
     }
 
     /**
@@ -72,7 +101,7 @@ public final class InsertWriter {
                         layout.sortingKey().types(),
                         sortColumns,
                         layout.primaryKeySize());
-        List<PartitionedBlock> pieces = BlockSplitter.split(block, keys);
+        List<PartitionedBlock> pieces = BlockSplitter.split(block, keys, lazyStrings);
         timings.sortNanos += System.nanoTime() - t0;
         List<TemporaryPart> out = new ArrayList<>(pieces.size());
         try {

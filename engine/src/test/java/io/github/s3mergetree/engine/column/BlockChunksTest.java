@@ -64,6 +64,19 @@ class BlockChunksTest {
             int length = whole.rows() == 0 ? 0 : rnd.nextInt(whole.rows() + 1);
             assertSameRows(bc.permute(perm, length), whole.permute(perm, length));
             assertSameRows(bc.concat(), whole);
+            // String columns gathered lazily: the same values, read through the view
+            boolean[] lazy = new boolean[types.size()];
+            java.util.Arrays.fill(lazy, true);
+            Block viewed = bc.permute(perm, length, lazy);
+            int s = names.indexOf("c" + TYPES.indexOf("String"));
+            assertThat(viewed.column(s)).isInstanceOf(GatheredStringColumn.class);
+            assertThat(viewed.column(s).byteSize())
+                    .isEqualTo(whole.permute(perm, length).column(s).byteSize());
+            StringColumn copied = new StringColumn(4);
+            copied.appendRange(viewed.column(s), 0, length);
+            assertSameRows(materialized(viewed), whole.permute(perm, length));
+            assertThat(copied.totalBytes())
+                    .isEqualTo(((GatheredStringColumn) viewed.column(s)).totalBytes());
         }
     }
 
@@ -79,6 +92,15 @@ class BlockChunksTest {
                 .hasMessageContaining("[b]");
         assertThatThrownBy(() -> BlockChunks.of(List.of()))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Lazily gathered String columns as ordinary ones (ValueSerde reads StringColumns). */
+    private static Block materialized(Block b) {
+        List<Column> cols = new ArrayList<>();
+        for (Column c : b.columns()) {
+            cols.add(c instanceof GatheredStringColumn g ? g.materialize() : c);
+        }
+        return new Block(b.names(), b.types(), cols);
     }
 
     private static int[] shuffled(int n, Random rnd) {

@@ -1,0 +1,117 @@
+package io.github.s3mergetree.engine.column;
+
+import io.github.s3mergetree.engine.types.PhysicalType;
+import java.util.List;
+
+/**
+ * A String column in sorted order that is never copied: row {@code i} is row {@code rowOf[i]} of
+ * chunk {@code chunkOf[i]} of the insert block ({@link BlockChunks}). The part writer serializes it
+ * straight from the chunks, so the values of a sorted insert block are copied once (into the
+ * compression buffer) instead of twice (into a sorted copy, then into the buffer). Read-only:
+ * {@link #newEmpty} gives an ordinary {@link StringColumn}, and {@link #materialize} makes one of
+ * this column for code that needs contiguous bytes.
+ */
+public final class GatheredStringColumn implements Column {
+    private final byte[][] bytes;
+    private final int[][] offsets;
+    private final int[] chunkOf;
+    private final int[] rowOf;
+    private final int size;
+    private final long totalBytes;
+
+    /** Rows {@code rowOf[i]} of {@code chunks.get(chunkOf[i])}, {@code i < length}. */
+    public GatheredStringColumn(
+            List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        this.bytes = new byte[chunks.size()][];
+        this.offsets = new int[chunks.size()][];
+        for (int k = 0; k < chunks.size(); k++) {
+            StringColumn c = (StringColumn) chunks.get(k);
+            bytes[k] = c.bytes();
+            offsets[k] = c.offsets();
+        }
+        this.chunkOf = chunkOf;
+        this.rowOf = rowOf;
+        this.size = length;
+        long total = 0;
+        for (int i = 0; i < length; i++) {
+            total += length(i);
+        }
+        this.totalBytes = total;
+    }
+
+    /** The byte array holding row {@code row}; its value starts at {@link #start(int)}. */
+    public byte[] bytesOf(int row) {
+        return bytes[chunkOf[row]];
+    }
+
+    public int start(int row) {
+        int r = rowOf[row];
+        return r == 0 ? 0 : offsets[chunkOf[row]][r - 1];
+    }
+
+    public int length(int row) {
+        int[] o = offsets[chunkOf[row]];
+        int r = rowOf[row];
+        return o[r] - (r == 0 ? 0 : o[r - 1]);
+    }
+
+    /** Total bytes of all values. */
+    public long totalBytes() {
+        return totalBytes;
+    }
+
+    /** The same rows as an ordinary (contiguous) column. */
+    public StringColumn materialize() {
+        if (totalBytes > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException(
+                    "String column exceeds 2 GiB (" + totalBytes + " bytes): use smaller blocks");
+        }
+        StringColumn out = new StringColumn(Math.max(size, 1), (int) totalBytes);
+        for (int i = 0; i < size; i++) {
+            out.add(bytesOf(i), start(i), length(i));
+        }
+        return out;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public PhysicalType physicalType() {
+        return PhysicalType.STRING;
+    }
+
+    @Override
+    public StringColumn newEmpty(int capacity) {
+        long average = size == 0 ? 16 : Math.max(16, totalBytes / size + 1);
+        return new StringColumn(capacity, (int) Math.min(1 << 30, average * capacity));
+    }
+
+    @Override
+    public void appendRange(Column src, int from, int to) {
+        throw new UnsupportedOperationException("a gathered String column is read-only");
+    }
+
+    @Override
+    public void appendDefault() {
+        throw new UnsupportedOperationException("a gathered String column is read-only");
+    }
+
+    @Override
+    public StringColumn permute(int[] perm, int length) {
+        return materialize().permute(perm, length);
+    }
+
+    @Override
+    public long byteSize() {
+        // as StringColumn counts it: chars with a terminating zero per row, plus 8-byte offsets
+        return totalBytes + 9L * size;
+    }
+
+    @Override
+    public void clear() {
+        throw new UnsupportedOperationException("a gathered String column is read-only");
+    }
+}
