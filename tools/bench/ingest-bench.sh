@@ -125,6 +125,8 @@ run_ours() {  # round parallelism [side classpath]
       process.argv[8]].join("\t"));' \
     "$j" "$1" "$2" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/ours.time")" "$side" \
     "$(cat "$OUT/$side-r$1-p$2.threads.txt" 2>/dev/null || echo -)")"
+  # only the last round's tables are compared with chDB's: drop the others (1.2 GB each)
+  if [ "$1" != "$ROUNDS" ]; then rm -rf "$table"; fi
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(java -version 2>&1 | head -1)" >&2
