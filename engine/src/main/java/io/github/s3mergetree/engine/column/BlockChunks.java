@@ -76,15 +76,6 @@ public final class BlockChunks {
         return rows;
     }
 
-    /** Uncompressed in-memory bytes of all chunks. */
-    public long byteSize() {
-        long b = 0;
-        for (Block c : chunks) {
-            b += c.byteSize();
-        }
-        return b;
-    }
-
     /**
      * Concatenates per-chunk columns (e.g. a key evaluated on every chunk) into one column of
      * {@link #rows()} rows; the single column itself when there is one chunk.
@@ -102,18 +93,6 @@ public final class BlockChunks {
             out.appendRange(c, 0, c.size());
         }
         return out;
-    }
-
-    /** All rows as one block: the single chunk itself, or one exact-size copy. */
-    public Block concat() {
-        if (chunks.size() == 1) {
-            return chunks.get(0);
-        }
-        int[] all = new int[rows];
-        for (int i = 0; i < rows; i++) {
-            all[i] = i;
-        }
-        return permute(all, rows);
     }
 
     /**

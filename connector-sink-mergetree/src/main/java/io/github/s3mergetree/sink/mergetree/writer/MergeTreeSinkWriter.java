@@ -373,9 +373,6 @@ public final class MergeTreeSinkWriter<IN>
         current = newBlockLike(full);
         rowsSinceCheck = 0;
         nextCheckAt = 1;
-        metrics.blocksFlushed.inc();
-        metrics.bytesIn.inc(bytes);
-        rowsWritten += full.rows();
         submit(BlockChunks.of(full), bytes, retained);
         currentBytes = 0;
         currentRetained = RetainedMemory.of(current);
@@ -392,9 +389,6 @@ public final class MergeTreeSinkWriter<IN>
         long retained = Math.max(currentRetained, bytes);
         chunks = new ArrayList<>();
         chunkRows = 0;
-        metrics.blocksFlushed.inc();
-        metrics.bytesIn.inc(bytes);
-        rowsWritten += full.rows();
         submit(full, bytes, retained);
         currentBytes = 0;
         currentRetained = 0;
@@ -402,13 +396,17 @@ public final class MergeTreeSinkWriter<IN>
     }
 
     /**
-     * Starts writing {@code full} on an insert thread, first waiting if all of them are busy. At a
-     * checkpoint or the end of the input ({@link #flush}) the writer must wait for every block
-     * anyway, so the last block is written beside the ones in flight, on one extra thread: the wait
-     * is the longest write, not their sum (on a machine whose other cores idle while it waits).
+     * Counts {@code full} as flushed and starts writing it on an insert thread, first waiting if
+     * all of them are busy. At a checkpoint or the end of the input ({@link #flush}) the writer
+     * must wait for every block anyway, so the last block is written beside the ones in flight, on
+     * one extra thread: the wait is the longest write, not their sum (on a machine whose other
+     * cores idle while it waits).
      */
     private void submit(BlockChunks full, long bytes, long retained)
             throws IOException, InterruptedException {
+        metrics.blocksFlushed.inc();
+        metrics.bytesIn.inc(bytes);
+        rowsWritten += full.rows();
         int limit = flushing ? threads + 1 : threads;
         while (inFlight.size() >= limit) {
             harvestOldest();

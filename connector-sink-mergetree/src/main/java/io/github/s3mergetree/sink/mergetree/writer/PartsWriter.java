@@ -1,6 +1,5 @@
 package io.github.s3mergetree.sink.mergetree.writer;
 
-import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.table.InsertWriter;
@@ -23,11 +22,6 @@ final class PartsWriter {
 
     PartsWriter(TableLayout layout, TableDirectory directory) {
         this.insertWriter = new InsertWriter(layout, directory);
-    }
-
-    List<TemporaryPart> write(Block block, String purpose, InsertWriter.Timings timings)
-            throws IOException {
-        return insertWriter.write(block, purpose, timings);
     }
 
     List<TemporaryPart> write(BlockChunks block, String purpose, InsertWriter.Timings timings)
