@@ -121,12 +121,8 @@ public final class BlockChunks {
         }
         int[] chunkOf = new int[length];
         int[] rowOf = new int[length];
-        for (int i = 0; i < length; i++) {
-            int r = perm[i];
-            int k = chunkIndex(r);
-            chunkOf[i] = k;
-            rowOf[i] = r - starts[k];
-        }
+        locate(perm, length, chunkOf, rowOf);
+        boolean all = anyLazy && isPermutationOfAllRows(perm, length);
         List<Column> out = new ArrayList<>(first.columnCount());
         List<Column> parts = new ArrayList<>(chunks.size());
         for (int c = 0; c < first.columnCount(); c++) {
@@ -137,10 +133,38 @@ public final class BlockChunks {
             Column shape = first.column(c);
             out.add(
                     lazy != null && lazy[c] && shape instanceof StringColumn
-                            ? new GatheredStringColumn(parts, chunkOf, rowOf, length)
+                            ? new GatheredStringColumn(parts, chunkOf, rowOf, length, all)
                             : shape.gather(parts, chunkOf, rowOf, length));
         }
         return new Block(first.names(), first.types(), out);
+    }
+
+    /** Whether {@code perm[0..length)} holds every row exactly once. */
+    private boolean isPermutationOfAllRows(int[] perm, int length) {
+        if (length != rows) {
+            return false;
+        }
+        // a bitmap of rows / 8 bytes stays in cache, unlike the rows' values
+        long[] seen = new long[(rows + 63) >>> 6];
+        for (int i = 0; i < length; i++) {
+            int r = perm[i];
+            long bit = 1L << r;
+            if (r < 0 || r >= rows || (seen[r >>> 6] & bit) != 0) {
+                return false;
+            }
+            seen[r >>> 6] |= bit;
+        }
+        return true;
+    }
+
+    /** The chunk and the row within it of each {@code perm[i]}. */
+    private void locate(int[] perm, int length, int[] chunkOf, int[] rowOf) {
+        for (int i = 0; i < length; i++) {
+            int r = perm[i];
+            int k = chunkIndex(r);
+            chunkOf[i] = k;
+            rowOf[i] = r - starts[k];
+        }
     }
 
     /** The chunk holding row {@code row} (binary search over the chunk starts). */

@@ -22,21 +22,59 @@ public final class GatheredStringColumn implements Column {
     /** Rows {@code rowOf[i]} of {@code chunks.get(chunkOf[i])}, {@code i < length}. */
     public GatheredStringColumn(
             List<? extends Column> chunks, int[] chunkOf, int[] rowOf, int length) {
+        this(chunks, chunkOf, rowOf, length, false);
+    }
+
+    /**
+     * Like {@link #GatheredStringColumn(List, int[], int[], int)}; {@code allRowsOnce} promises
+     * that the rows are every row of every chunk exactly once (a permutation), so the total size is
+     * the chunks' sizes instead of a pass over the rows in their (random) sorted order.
+     */
+    public GatheredStringColumn(
+            List<? extends Column> chunks,
+            int[] chunkOf,
+            int[] rowOf,
+            int length,
+            boolean allRowsOnce) {
         this.bytes = new byte[chunks.size()][];
         this.offsets = new int[chunks.size()][];
+        long chunkBytes = 0;
         for (int k = 0; k < chunks.size(); k++) {
             StringColumn c = (StringColumn) chunks.get(k);
             bytes[k] = c.bytes();
             offsets[k] = c.offsets();
+            chunkBytes += c.totalBytes();
         }
         this.chunkOf = chunkOf;
         this.rowOf = rowOf;
         this.size = length;
+        this.totalBytes = allRowsOnce ? chunkBytes : sumOfLengths(length);
+    }
+
+    private long sumOfLengths(int length) {
         long total = 0;
         for (int i = 0; i < length; i++) {
             total += length(i);
         }
-        this.totalBytes = total;
+        return total;
+    }
+
+    /**
+     * Where rows {@code [from, to)} are: for each, its byte array, start and length into {@code
+     * src}, {@code start} and {@code len} from index 0 (each at least {@code to - from} long).
+     * Serializing a batch located first and copied second lets the (random, cache-missing) loads of
+     * the offsets overlap instead of each one waiting for the previous row's copy.
+     */
+    public void locate(int from, int to, byte[][] src, int[] start, int[] len) {
+        for (int i = from, j = 0; i < to; i++, j++) {
+            int k = chunkOf[i];
+            int[] o = offsets[k];
+            int r = rowOf[i];
+            int s = r == 0 ? 0 : o[r - 1];
+            src[j] = bytes[k];
+            start[j] = s;
+            len[j] = o[r] - s;
+        }
     }
 
     /** The byte array holding row {@code row}; its value starts at {@link #start(int)}. */

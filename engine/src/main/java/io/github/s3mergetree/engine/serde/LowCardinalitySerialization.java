@@ -71,16 +71,7 @@ final class LowCardinalitySerialization extends BulkSerialization {
         if (indexes.length < rows) {
             indexes = new int[Math.max(rows, indexes.length * 2)];
         }
-        for (int i = 0; i < rows; i++) {
-            int row = from + i;
-            if (nullable && ((NullableColumn) column).isNull(row)) {
-                indexes[i] = 0;
-                continue;
-            }
-            scratch.reset();
-            ValueSerde.write(keyType, values, row, scratch);
-            indexes[i] = dictionary.indexOf(scratch.buffer(), 0, scratch.size());
-        }
+        indexRows(column, values, from, rows);
         int keys = dictionary.size();
         int widthCode = keys <= 0x100 ? 0 : keys <= 0x10000 ? 1 : 2;
         int width = 1 << widthCode;
@@ -93,13 +84,32 @@ final class LowCardinalitySerialization extends BulkSerialization {
         if (indexBytes.length < rows * width) {
             indexBytes = new byte[rows * width];
         }
+        packIndexes(rows, width);
+        out.write(indexBytes, 0, rows * width);
+    }
+
+    /** The dictionary index of each row of {@code [from, from + rows)} into {@link #indexes}. */
+    private void indexRows(Column column, Column values, int from, int rows) {
+        for (int i = 0; i < rows; i++) {
+            int row = from + i;
+            if (nullable && ((NullableColumn) column).isNull(row)) {
+                indexes[i] = 0;
+                continue;
+            }
+            scratch.reset();
+            ValueSerde.write(keyType, values, row, scratch);
+            indexes[i] = dictionary.indexOf(scratch.buffer(), 0, scratch.size());
+        }
+    }
+
+    /** The first {@code rows} indexes as little-endian integers of {@code width} bytes. */
+    private void packIndexes(int rows, int width) {
         for (int i = 0, p = 0; i < rows; i++) {
             int v = indexes[i];
             for (int b = 0; b < width; b++) {
                 indexBytes[p++] = (byte) (v >>> (8 * b));
             }
         }
-        out.write(indexBytes, 0, rows * width);
     }
 
     /** Reader state of one LowCardinality stream. */

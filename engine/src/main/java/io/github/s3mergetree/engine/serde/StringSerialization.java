@@ -11,6 +11,9 @@ import java.util.List;
  * Classic String layout: one stream of VarUInt length + bytes per row (all ClickHouse versions).
  */
 final class StringSerialization extends BulkSerialization {
+    /** Rows located per batch when serializing a {@link GatheredStringColumn}. */
+    static final int LOCATE_BATCH = 512;
+
     private final String stream;
 
     StringSerialization(String stream) {
@@ -26,11 +29,7 @@ final class StringSerialization extends BulkSerialization {
     public void serialize(Column column, int from, int to, StreamSinks sinks) {
         ByteSink out = sinks.sink(stream);
         if (column instanceof GatheredStringColumn g) {
-            for (int i = from; i < to; i++) {
-                int len = g.length(i);
-                out.writeVarUInt(len);
-                out.write(g.bytesOf(i), g.start(i), len);
-            }
+            serializeGathered(g, from, to, out);
             return;
         }
         StringColumn c = (StringColumn) column;
@@ -43,6 +42,22 @@ final class StringSerialization extends BulkSerialization {
             out.writeVarUInt(len);
             out.write(bytes, start, len);
             start = end;
+        }
+    }
+
+    /** Rows in the sorted order of a gathered column: located a batch at a time, then copied. */
+    private static void serializeGathered(GatheredStringColumn g, int from, int to, ByteSink out) {
+        int batch = Math.min(LOCATE_BATCH, to - from);
+        byte[][] src = new byte[batch][];
+        int[] start = new int[batch];
+        int[] len = new int[batch];
+        for (int i = from; i < to; i += batch) {
+            int n = Math.min(batch, to - i);
+            g.locate(i, i + n, src, start, len);
+            for (int j = 0; j < n; j++) {
+                out.writeVarUInt(len[j]);
+                out.write(src[j], start[j], len[j]);
+            }
         }
     }
 
