@@ -2,13 +2,16 @@ package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.table.TableDirectory;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.List;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,6 +19,11 @@ import java.util.regex.Pattern;
  * What an ingest has committed so far, read from the table directory without taking its lock: the
  * part log ({@code part_log.jsonl}, ClickHouse's {@code system.part_log}) from a given line on, and
  * the active parts. Safe to call while the job writes: it only reads.
+ *
+ * <p>The part log only grows, so each snapshot reads just the bytes appended since the previous one
+ * and adds them to running totals: a continuous ingest polls its progress every few seconds for
+ * days, and re-reading the whole log each time would cost more as it grows. A line counts once it
+ * is complete (its newline written: {@code PartLog} appends each line with a single write).
  */
 public final class TableProgress {
     private static final Pattern TYPE = Pattern.compile("\"event_type\":\"(\\w+)\"");
@@ -33,43 +41,32 @@ public final class TableProgress {
             Instant lastEvent) {}
 
     private final Path table;
+    private final Path log;
+
+    // the running totals of lines [fromLine, lineCount) of the log's first offset bytes
+    private long fromLine = -1;
+    private long offset;
+    private long lineCount;
+    private long rows;
+    private long bytes;
+    private long parts;
+    private long merges;
+    private Instant last;
 
     public TableProgress(Path table) {
         this.table = table;
+        this.log = table.resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl");
     }
 
-    /** The number of lines in the part log now. */
-    public long partLogLines() throws IOException {
-        return lines().size();
+    /** The number of complete lines in the part log now. */
+    public synchronized long partLogLines() throws IOException {
+        catchUp(fromLine < 0 ? Long.MAX_VALUE : fromLine);
+        return lineCount;
     }
 
     /** Totals of the part log from line {@code fromLine} (0-based) on. */
-    public Snapshot snapshot(long fromLine) throws IOException {
-        List<String> lines = lines();
-        long rows = 0;
-        long bytes = 0;
-        long parts = 0;
-        long merges = 0;
-        Instant last = null;
-        for (int i = (int) Math.min(fromLine, lines.size()); i < lines.size(); i++) {
-            String l = lines.get(i);
-            String type = group(TYPE, l);
-            if ("NewPart".equals(type)) {
-                parts++;
-                rows += Long.parseLong(group(ROWS, l, "0"));
-                bytes += Long.parseLong(group(BYTES, l, "0"));
-            } else if ("MergeParts".equals(type)) {
-                merges++;
-            } else {
-                continue;
-            }
-            try {
-                Instant t = Instant.parse(group(TIME, l, ""));
-                last = last == null || t.isAfter(last) ? t : last;
-            } catch (DateTimeParseException e) {
-                // a line being written; the next snapshot reads it whole
-            }
-        }
+    public synchronized Snapshot snapshot(long fromLine) throws IOException {
+        catchUp(fromLine);
         int active = 0;
         if (Files.isRegularFile(
                 table.resolve(TableDirectory.METADATA_DIR).resolve(TableDirectory.DDL_FILE))) {
@@ -78,17 +75,73 @@ public final class TableProgress {
         return new Snapshot(rows, bytes, parts, merges, active, last);
     }
 
-    private List<String> lines() throws IOException {
-        Path log = table.resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl");
-        try {
-            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-            // a line still being appended has no newline yet and no closing brace
-            if (!all.isEmpty() && !all.get(all.size() - 1).endsWith("}")) {
-                return all.subList(0, all.size() - 1);
+    /**
+     * Adds the complete lines appended since the last call; from the start for a new start line.
+     */
+    private void catchUp(long from) throws IOException {
+        if (from != fromLine) {
+            fromLine = from;
+            offset = 0;
+            lineCount = 0;
+            rows = 0;
+            bytes = 0;
+            parts = 0;
+            merges = 0;
+            last = null;
+        }
+        byte[] appended;
+        try (SeekableByteChannel ch = Files.newByteChannel(log, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size < offset) {
+                throw new IOException(
+                        log + " shrank from " + offset + " to " + size + " bytes while read");
             }
-            return all;
+            if (size == offset) {
+                return;
+            }
+            if (size - offset > Integer.MAX_VALUE - 16) {
+                throw new IOException(log + " grew by more than 2 GiB between two reads");
+            }
+            ch.position(offset);
+            ByteBuffer buf = ByteBuffer.allocate((int) (size - offset));
+            while (buf.hasRemaining() && ch.read(buf) >= 0) {
+                // read up to the size seen above; a line appended since waits for the next call
+            }
+            appended = Arrays.copyOf(buf.array(), buf.position());
         } catch (NoSuchFileException e) {
-            return List.of();
+            return;
+        }
+        int lineStart = 0;
+        for (int i = 0; i < appended.length; i++) {
+            if (appended[i] != '\n') {
+                continue;
+            }
+            if (lineCount >= fromLine) {
+                add(new String(appended, lineStart, i - lineStart, StandardCharsets.UTF_8));
+            }
+            lineCount++;
+            lineStart = i + 1;
+        }
+        // an incomplete last line is read again, whole, next time
+        offset += lineStart;
+    }
+
+    private void add(String line) {
+        String type = group(TYPE, line);
+        if ("NewPart".equals(type)) {
+            parts++;
+            rows += Long.parseLong(group(ROWS, line, "0"));
+            bytes += Long.parseLong(group(BYTES, line, "0"));
+        } else if ("MergeParts".equals(type)) {
+            merges++;
+        } else {
+            return;
+        }
+        try {
+            Instant t = Instant.parse(group(TIME, line, ""));
+            last = last == null || t.isAfter(last) ? t : last;
+        } catch (DateTimeParseException e) {
+            // not an event time ClickHouse would write: the event counts, its time does not
         }
     }
 
