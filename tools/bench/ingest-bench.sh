@@ -12,7 +12,9 @@
 # Environment (defaults): FILES=24 ROWS=100000 (rows per file), ROUNDS=2 (each round: chDB, ours p=2, ours p=1),
 # PARALLELISMS="2 1", SETTINGS="" (extra `--setting name=value` pairs for ours, space separated),
 # CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g), PROFILE=1 (JFR of the
-# first p=2 run into $OUT/ingest-p2.jfr), SKIP_BUILD=1 (use the current target/), DATA=/tmp/ingest-bench-data,
+# first p=2 run into $OUT/ingest-p2.jfr), CDS=1 (ours and base run, as ./s3-mergetree does, with a class-data
+# sharing archive of their build, written once by a training run: tools/write-cds-archive.sh; CDS=0: none;
+# BASE_CDS for base alone), SKIP_BUILD=1 (use the current target/), DATA=/tmp/ingest-bench-data,
 # OUT=/tmp/ingest-bench-out. Every run of ours also records per-thread CPU by role (tools/bench/thread-cpu.py:
 # $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals). A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
 # OURS_SNAPSHOT=DIR runs saved classes as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
@@ -39,8 +41,9 @@ snap="$(mktemp -d /tmp/ingest-bench-snap.XXXXXX)"
 server_pid=""
 cleanup() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi; rm -rf "$snap"; }
 trap cleanup EXIT
-cp -r examples/target/classes "$snap/examples-classes"
-cp_entries=("$snap/examples-classes")
+# the examples' classes as a jar: class-data sharing archives only classes from jars
+(cd examples/target/classes && jar cf "$snap/examples-classes.jar" .)
+cp_entries=("$snap/examples-classes.jar")
 IFS=':' read -r -a deps < examples/target/bench.cp || true
 for d in "${deps[@]}"; do
   if [[ "$d" == "$root"/* ]]; then cp "$d" "$snap/"; cp_entries+=("$snap/$(basename "$d")"); else cp_entries+=("$d"); fi
@@ -53,6 +56,17 @@ if [ -n "${SAVE_SNAPSHOT:-}" ]; then  # keep these classes for a later A/B run (
   echo "classes saved in $SAVE_SNAPSHOT" >&2
 fi
 BASE_CP=""; if [ -n "${BASE_SNAPSHOT:-}" ]; then BASE_CP="$(cat "$BASE_SNAPSHOT/cp")"; fi
+# snapshots saved before the classes were jarred: jar them now (same classes)
+jar_only() {  # classpath -> the same classpath with a leading classes directory replaced by a jar
+  local first="${1%%:*}"
+  if [ -d "$first" ]; then
+    [ -f "$first.jar" ] || (cd "$first" && jar cf "$first.jar" .)
+    echo "$first.jar:${1#*:}"
+  else
+    echo "$1"
+  fi
+}
+CP="$(jar_only "$CP")"; if [ -n "$BASE_CP" ]; then BASE_CP="$(jar_only "$BASE_CP")"; fi
 if [ "${SNAPSHOT_ONLY:-0}" = 1 ]; then exit 0; fi
 
 # data: FILES monthly Parquet files of ROWS rows, bucket "bucket", keys posts/*.parquet
@@ -91,10 +105,25 @@ run_chdb() {  # round
       Math.round(rss / 1024), (u + sy).toFixed(1), "-", j.active_parts, "-"].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")")"
 }
 
+# as ./s3-mergetree does: a class-data sharing archive per build, from a small training run
+# (tools/write-cds-archive.sh), beside the build's jars; CDS=0 runs without one
+cds_opts() {  # classpath [CDS] -> JVM options
+  [ "${2:-${CDS:-1}}" = 1 ] || return 0
+  local archive; archive="$(dirname "${1%%:*}")/s3-mergetree.jsa"
+  if [ ! -f "$archive" ]; then
+    echo "writing the class-data sharing archive $archive (training run)" >&2
+    # shellcheck disable=SC2086
+    tools/write-cds-archive.sh "$1" "$archive" $JAVA_OPTS >&2 || return 0
+  fi
+  echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"
+}
+
 run_ours() {  # round parallelism [side classpath]
   local side="${3:-ours}" cp="${4:-$CP}" opts="$JAVA_OPTS"
   local settings="$SETTINGS"
   if [ "$side" = base ]; then opts="${BASE_JAVA_OPTS-$JAVA_OPTS}"; settings="${BASE_SETTINGS-$SETTINGS}"; fi
+  local cds="${CDS:-1}"; if [ "$side" = base ]; then cds="${BASE_CDS:-$cds}"; fi
+  opts="$opts $(cds_opts "$cp" "$cds")"
   local table="$OUT/table-r$1-p$2"; [ "$side" = ours ] || table="$OUT/table-r$1-p$2-$side"; rm -rf "$table"
   local jfr=""
   if [ "$PROFILE" = 1 ] && [ "$2" = 2 ] && [ ! -f "$OUT/ingest-p2.jfr" ]; then
