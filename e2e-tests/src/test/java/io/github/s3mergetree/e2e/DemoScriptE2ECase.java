@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Case 5: {@code ./s3-mergetree demo} from the repository root, as the README tells a user to run
- * it: exit code 0, the last stdout line a JSON summary with the requested number of rows.
+ * it: exit code 0, the last stdout line a JSON summary with the requested number of rows, and the
+ * script's class-data sharing archive in place.
  */
 @ExtendWith(PackagedBuild.class)
 class DemoScriptE2ECase {
@@ -60,6 +61,11 @@ class DemoScriptE2ECase {
                 .isGreaterThanOrEqualTo(summary.path("active_parts").asInt());
         assertThat(summary.path("seconds").asDouble()).isPositive();
         assertThat(demo.stdout()).contains("ALTER TABLE posts ATTACH PART '");
+        // the script's class-data sharing archive of this build (written by a training run when
+        // missing, then used by this and every later start)
+        assertThat(root.resolve("examples/target/s3-mergetree.jsa"))
+                .as(demo.describe())
+                .isNotEmptyFile();
         try (Stream<Path> parts = Files.list(dir.resolve("work/table"))) {
             assertThat(parts.filter(p -> p.getFileName().toString().startsWith("20")).count())
                     .isGreaterThanOrEqualTo(summary.path("active_parts").asLong());

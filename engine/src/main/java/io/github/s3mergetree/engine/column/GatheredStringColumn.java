@@ -59,6 +59,31 @@ public final class GatheredStringColumn implements Column {
         return total;
     }
 
+    /** Rows located per batch by {@link #forEachBatch}. */
+    public static final int LOCATE_BATCH = 512;
+
+    /** Receives a batch of located rows: {@code n} rows, row j at {@code src[j][start[j]..]}. */
+    @FunctionalInterface
+    public interface LocatedRows {
+        void accept(byte[][] src, int[] start, int[] len, int n);
+    }
+
+    /**
+     * Rows {@code [from, to)} in order, {@link #LOCATE_BATCH} at a time: each batch is {@link
+     * #locate located} first, then handed to {@code rows} (for serializers that copy the values).
+     */
+    public void forEachBatch(int from, int to, LocatedRows rows) {
+        int batch = Math.min(LOCATE_BATCH, to - from);
+        byte[][] src = new byte[batch][];
+        int[] start = new int[batch];
+        int[] len = new int[batch];
+        for (int i = from; i < to; i += batch) {
+            int n = Math.min(batch, to - i);
+            locate(i, i + n, src, start, len);
+            rows.accept(src, start, len, n);
+        }
+    }
+
     /**
      * Where rows {@code [from, to)} are: for each, its byte array, start and length into {@code
      * src}, {@code start} and {@code len} from index 0 (each at least {@code to - from} long).

@@ -32,20 +32,17 @@ final class SizeStreamStringSerialization extends BulkSerialization {
         if (column instanceof GatheredStringColumn g) {
             ByteSink sizes = sinks.sink(sizeStream);
             ByteSink data = sinks.sink(dataStream);
-            int batch = Math.min(StringSerialization.LOCATE_BATCH, to - from);
-            byte[][] src = new byte[batch][];
-            int[] start = new int[batch];
-            int[] len = new int[batch];
-            for (int i = from; i < to; i += batch) {
-                int n = Math.min(batch, to - i);
-                g.locate(i, i + n, src, start, len);
-                for (int j = 0; j < n; j++) {
-                    sizes.writeLongLE(len[j]);
-                }
-                for (int j = 0; j < n; j++) {
-                    data.write(src[j], start[j], len[j]);
-                }
-            }
+            g.forEachBatch(
+                    from,
+                    to,
+                    (src, start, len, n) -> {
+                        for (int j = 0; j < n; j++) {
+                            sizes.writeLongLE(len[j]);
+                        }
+                        for (int j = 0; j < n; j++) {
+                            data.write(src[j], start[j], len[j]);
+                        }
+                    });
             return;
         }
         StringColumn c = (StringColumn) column;

@@ -11,9 +11,6 @@ import java.util.List;
  * Classic String layout: one stream of VarUInt length + bytes per row (all ClickHouse versions).
  */
 final class StringSerialization extends BulkSerialization {
-    /** Rows located per batch when serializing a {@link GatheredStringColumn}. */
-    static final int LOCATE_BATCH = 512;
-
     private final String stream;
 
     StringSerialization(String stream) {
@@ -47,18 +44,15 @@ final class StringSerialization extends BulkSerialization {
 
     /** Rows in the sorted order of a gathered column: located a batch at a time, then copied. */
     private static void serializeGathered(GatheredStringColumn g, int from, int to, ByteSink out) {
-        int batch = Math.min(LOCATE_BATCH, to - from);
-        byte[][] src = new byte[batch][];
-        int[] start = new int[batch];
-        int[] len = new int[batch];
-        for (int i = from; i < to; i += batch) {
-            int n = Math.min(batch, to - i);
-            g.locate(i, i + n, src, start, len);
-            for (int j = 0; j < n; j++) {
-                out.writeVarUInt(len[j]);
-                out.write(src[j], start[j], len[j]);
-            }
-        }
+        g.forEachBatch(
+                from,
+                to,
+                (src, start, len, n) -> {
+                    for (int j = 0; j < n; j++) {
+                        out.writeVarUInt(len[j]);
+                        out.write(src[j], start[j], len[j]);
+                    }
+                });
     }
 
     @Override
