@@ -49,7 +49,7 @@ class DemoScriptE2ECase {
                         root,
                         dir,
                         Map.of("S3_MERGETREE_JAVA_OPTS", "-Xmx768m"));
-        int code = demo.waitFor(Duration.ofMinutes(3));
+        int code = demo.waitFor(Duration.ofMinutes(5)); // a first run also writes the CDS archive
         assertThat(code).as(demo.describe()).isZero();
 
         JsonNode summary = E2E.JSON.readTree(Cli.lastLine(demo.stdout()));
