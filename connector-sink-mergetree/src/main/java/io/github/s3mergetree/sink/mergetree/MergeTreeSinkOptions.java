@@ -147,7 +147,10 @@ public final class MergeTreeSinkOptions {
                                     + " bytes, as Block::bytes() counts them); 0 disables this"
                                     + " limit. 'auto' derives it from the memory budget"
                                     + " (max_memory_usage, else a share of the JVM heap) as"
-                                    + " budget / (3 * max_insert_threads).");
+                                    + " budget / (3 * max_insert_threads). When not set, the"
+                                    + " default (ClickHouse's 256 MiB) is lowered, with a warning,"
+                                    + " to what the writers of the JVM can hold: half the heap"
+                                    + " over writers * (max_insert_threads + 3).");
 
     /** Insert blocks being written at once per writer. */
     public static final ConfigOption<Integer> MAX_INSERT_THREADS =

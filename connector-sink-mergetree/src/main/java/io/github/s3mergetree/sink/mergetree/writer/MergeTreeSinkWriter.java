@@ -92,6 +92,7 @@ public final class MergeTreeSinkWriter<IN>
     private final int threads;
     private final long minRows;
     private final String minBytesSetting;
+    private final boolean minBytesExplicit;
     private final long maxMemoryUsage;
     private final boolean deduplicate;
     private final long writerBuffers;
@@ -154,6 +155,8 @@ public final class MergeTreeSinkWriter<IN>
         this.metrics = new WriterMetrics(context.metricGroup());
         this.minRows = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS);
         this.minBytesSetting = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).trim();
+        this.minBytesExplicit =
+                options.getOptional(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).isPresent();
         this.maxMemoryUsage = options.get(MergeTreeSinkOptions.MAX_MEMORY_USAGE);
         this.threads = Math.max(1, options.get(MergeTreeSinkOptions.MAX_INSERT_THREADS));
         this.deduplicate = options.get(MergeTreeSinkOptions.INSERT_DEDUPLICATE);
@@ -269,6 +272,26 @@ public final class MergeTreeSinkWriter<IN>
                         "min_insert_block_size_bytes must be a number of bytes or 'auto', got '"
                                 + minBytesSetting
                                 + "'");
+            }
+            long fits =
+                    InsertBlockMemory.largestFittingBlock(
+                            Runtime.getRuntime().maxMemory(), LIVE_WRITERS.get(), threads);
+            if (!minBytesExplicit && minBytes > fits) {
+                // ClickHouse's default (256 MiB) on a small heap: a writer holds about
+                // max_insert_threads + 2 blocks at its peak, and an OutOfMemoryError would fail
+                // the job; set min_insert_block_size_bytes to choose otherwise
+                LOG.warn(
+                        "Writer {} of sink {}: the default min_insert_block_size_bytes ({} bytes)"
+                                + " does not fit {} writers with {} insert threads in a {} byte"
+                                + " heap; using {} bytes",
+                        subtask,
+                        sinkId,
+                        minBytes,
+                        LIVE_WRITERS.get(),
+                        threads,
+                        Runtime.getRuntime().maxMemory(),
+                        fits);
+                minBytes = fits;
             }
         }
         metrics.budget(budget, minBytes);
