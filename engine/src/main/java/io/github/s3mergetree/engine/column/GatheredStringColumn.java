@@ -102,16 +102,7 @@ public final class GatheredStringColumn implements Column {
         }
     }
 
-    /** The byte array holding row {@code row}; its value starts at {@link #start(int)}. */
-    public byte[] bytesOf(int row) {
-        return bytes[chunkOf[row]];
-    }
-
-    public int start(int row) {
-        int r = rowOf[row];
-        return r == 0 ? 0 : offsets[chunkOf[row]][r - 1];
-    }
-
+    /** The length in bytes of row {@code row}'s value. */
     public int length(int row) {
         int[] o = offsets[chunkOf[row]];
         int r = rowOf[row];
@@ -130,9 +121,7 @@ public final class GatheredStringColumn implements Column {
                     "String column exceeds 2 GiB (" + totalBytes + " bytes): use smaller blocks");
         }
         StringColumn out = new StringColumn(Math.max(size, 1), (int) totalBytes);
-        for (int i = 0; i < size; i++) {
-            out.add(bytesOf(i), start(i), length(i));
-        }
+        out.appendRange(this, 0, size);
         return out;
     }
 
@@ -148,8 +137,7 @@ public final class GatheredStringColumn implements Column {
 
     @Override
     public StringColumn newEmpty(int capacity) {
-        long average = size == 0 ? 16 : Math.max(16, totalBytes / size + 1);
-        return new StringColumn(capacity, (int) Math.min(1 << 30, average * capacity));
+        return StringColumn.sizedLike(size, totalBytes, capacity);
     }
 
     @Override

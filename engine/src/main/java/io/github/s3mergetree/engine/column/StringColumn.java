@@ -116,16 +116,29 @@ public final class StringColumn implements Column {
     /** An empty column sized for {@code capacity} values as long, on average, as this one's. */
     @Override
     public StringColumn newEmpty(int capacity) {
-        long average = size == 0 ? 16 : Math.max(16, totalBytes() / size + 1);
+        return sizedLike(size, totalBytes(), capacity);
+    }
+
+    /**
+     * An empty column sized for {@code capacity} values as long, on average, as {@code rows} values
+     * of {@code bytes} bytes in all (at least 16 bytes per value, at most 1 GiB).
+     */
+    static StringColumn sizedLike(int rows, long bytes, int capacity) {
+        long average = rows == 0 ? 16 : Math.max(16, bytes / rows + 1);
         return new StringColumn(capacity, (int) Math.min(1 << 30, average * capacity));
     }
 
     @Override
     public void appendRange(Column src, int from, int to) {
         if (src instanceof GatheredStringColumn g) {
-            for (int i = from; i < to; i++) {
-                add(g.bytesOf(i), g.start(i), g.length(i));
-            }
+            g.forEachBatch(
+                    from,
+                    to,
+                    (bytesOf, start, len, n) -> {
+                        for (int j = 0; j < n; j++) {
+                            add(bytesOf[j], start[j], len[j]);
+                        }
+                    });
             return;
         }
         StringColumn s = (StringColumn) src;

@@ -258,10 +258,9 @@ public final class MergeTreeSinkWriter<IN>
         if (minBytes >= 0) {
             return;
         }
-        long budget =
-                maxMemoryUsage > 0
-                        ? maxMemoryUsage
-                        : Runtime.getRuntime().maxMemory() / 4 / Math.max(1, LIVE_WRITERS.get());
+        long heap = Runtime.getRuntime().maxMemory();
+        int writers = Math.max(1, LIVE_WRITERS.get());
+        long budget = maxMemoryUsage > 0 ? maxMemoryUsage : heap / 4 / writers;
         if (minBytesSetting.equalsIgnoreCase("auto")) {
             minBytes = Math.max(1 << 20, budget / (3L * threads));
         } else {
@@ -273,25 +272,25 @@ public final class MergeTreeSinkWriter<IN>
                                 + minBytesSetting
                                 + "'");
             }
-            long fits =
-                    InsertBlockMemory.largestFittingBlock(
-                            Runtime.getRuntime().maxMemory(), LIVE_WRITERS.get(), threads);
-            if (!minBytesExplicit && minBytes > fits) {
-                // ClickHouse's default (256 MiB) on a small heap: a writer holds about
-                // max_insert_threads + 2 blocks at its peak, and an OutOfMemoryError would fail
-                // the job; set min_insert_block_size_bytes to choose otherwise
-                LOG.warn(
-                        "Writer {} of sink {}: the default min_insert_block_size_bytes ({} bytes)"
-                                + " does not fit {} writers with {} insert threads in a {} byte"
-                                + " heap; using {} bytes",
-                        subtask,
-                        sinkId,
-                        minBytes,
-                        LIVE_WRITERS.get(),
-                        threads,
-                        Runtime.getRuntime().maxMemory(),
-                        fits);
-                minBytes = fits;
+            // ClickHouse's default (256 MiB) on a small heap would fail the job with an
+            // OutOfMemoryError (InsertBlockMemory says what a writer holds at its peak); an
+            // explicit min_insert_block_size_bytes is kept as set
+            if (!minBytesExplicit) {
+                long fits = InsertBlockMemory.largestFittingBlock(heap, writers, threads);
+                if (minBytes > fits) {
+                    LOG.warn(
+                            "Writer {} of sink {}: the default min_insert_block_size_bytes ({}"
+                                    + " bytes) does not fit {} writers with {} insert threads in"
+                                    + " a {} byte heap; using {} bytes",
+                            subtask,
+                            sinkId,
+                            minBytes,
+                            writers,
+                            threads,
+                            heap,
+                            fits);
+                    minBytes = fits;
+                }
             }
         }
         metrics.budget(budget, minBytes);
