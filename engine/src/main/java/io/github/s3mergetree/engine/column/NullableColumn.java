@@ -40,6 +40,14 @@ public final class NullableColumn implements Column {
         nullMap.add((byte) 0);
     }
 
+    /** Marks the {@code count} values just appended to {@link #nested()} as present. */
+    public void addNotNull(int count) {
+        int s = nullMap.size();
+        byte[] map = nullMap.reserve(count);
+        java.util.Arrays.fill(map, s, s + count, (byte) 0);
+        nullMap.setSize(s + count);
+    }
+
     @Override
     public int size() {
         return nullMap.size();

@@ -80,6 +80,36 @@ public final class StringColumn implements Column {
         addOffset(totalBytes() + len);
     }
 
+    /**
+     * Bulk appends: makes room for {@code extra} more rows and returns the end-offset array. Write
+     * the bytes into {@link #reserveBytes(int)}'s buffer from {@link #totalBytes()} on, each row's
+     * end offset at {@code offsets[size() + i]}, then call {@link #setSize(int)}.
+     */
+    public int[] reserveRows(int extra) {
+        if (size + extra > offsets.length) {
+            offsets = Arrays.copyOf(offsets, Math.max(size + extra, offsets.length * 2));
+        }
+        return offsets;
+    }
+
+    /** Sets the row count after end offsets were written directly into {@link #reserveRows}. */
+    public void setSize(int newSize) {
+        if (newSize < 0 || newSize > offsets.length) {
+            throw new IllegalArgumentException(
+                    "size " + newSize + " outside [0, " + offsets.length + "]");
+        }
+        if (newSize > 0 && offsets[newSize - 1] > bytes.length) {
+            throw new IllegalStateException(
+                    "row "
+                            + (newSize - 1)
+                            + " ends at byte "
+                            + offsets[newSize - 1]
+                            + ", past the buffer of "
+                            + bytes.length);
+        }
+        size = newSize;
+    }
+
     private void addOffset(int end) {
         if (size == offsets.length) {
             offsets = Arrays.copyOf(offsets, offsets.length * 2);

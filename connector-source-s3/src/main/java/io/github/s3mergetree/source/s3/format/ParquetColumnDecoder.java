@@ -98,6 +98,7 @@ final class ParquetColumnDecoder {
     private final ParquetFlatPageReader.Kind flatKind; // null: value by value only
     private ParquetFlatPageReader flat;
     private boolean flatActive;
+    private int flatReadStart; // size of the value column when the current bulk read started
     private long valuesLeft;
     private long rowInRowGroup;
     private int rowGroup;
@@ -296,7 +297,7 @@ final class ParquetColumnDecoder {
                 if (chunk.getPath().equals(path)
                         && ParquetFlatPageReader.supports(chunk.getEncodings())) {
                     if (flat == null) {
-                        flat = new ParquetFlatPageReader(flatKind, maxDef);
+                        flat = newFlatReader();
                     }
                     try {
                         flat.start(store.getPageReader(descriptor));
@@ -328,6 +329,47 @@ final class ParquetColumnDecoder {
         this.valuesLeft = reader.getTotalValueCount();
     }
 
+    /** A value of the bulk path that failed to convert, with its row in the row group. */
+    private static final class RowFailure extends RuntimeException {
+        final long row;
+
+        RowFailure(long row, RuntimeException cause) {
+            super(cause);
+            this.row = row;
+        }
+    }
+
+    private ParquetFlatPageReader newFlatReader() {
+        if (valueType instanceof EnumType e
+                && (flatKind == ParquetFlatPageReader.Kind.ENUM8
+                        || flatKind == ParquetFlatPageReader.Kind.ENUM16)) {
+            java.util.Map<String, Integer> codes = new java.util.HashMap<>();
+            for (String name : e.names()) {
+                codes.put(name, e.valueOf(name));
+            }
+            // anything else (numbers as text, unknown names): ClickHouse's casting rules or error
+            return new ParquetFlatPageReader(
+                    flatKind,
+                    maxDef,
+                    codes,
+                    (c, bytes, off, len) -> {
+                        // the row in the row group: one value per row was appended since start
+                        long row = rowInRowGroup + c.size() - flatReadStart;
+                        try {
+                            converter.append(
+                                    valueType,
+                                    c,
+                                    new String(bytes, off, len, StandardCharsets.UTF_8),
+                                    columnName,
+                                    row);
+                        } catch (RuntimeException failure) {
+                            throw new RowFailure(row, failure);
+                        }
+                    });
+        }
+        return new ParquetFlatPageReader(flatKind, maxDef);
+    }
+
     /** The representation copied in bulk for a flat column, or null. */
     private ParquetFlatPageReader.Kind flatKind() {
         if (depth != 0 || maxDef > 1) {
@@ -343,6 +385,15 @@ final class ParquetColumnDecoder {
                 if ((a == null || (signed && bits == 32)) && k == TypeKind.INT32
                         || unsigned && bits == 32 && k == TypeKind.UINT32) {
                     return ParquetFlatPageReader.Kind.INT32;
+                }
+                // the annotation bounds the values: stored narrowed, as value by value does
+                if ((signed && k == TypeKind.INT16 || unsigned && k == TypeKind.UINT16)
+                        && bits <= 16) {
+                    return ParquetFlatPageReader.Kind.INT32_TO_INT16;
+                }
+                if ((signed && k == TypeKind.INT8 || unsigned && k == TypeKind.UINT8)
+                        && bits <= 8) {
+                    return ParquetFlatPageReader.Kind.INT32_TO_INT8;
                 }
             }
             case INT64 -> {
@@ -379,6 +430,14 @@ final class ParquetColumnDecoder {
                         && k == TypeKind.STRING) {
                     return ParquetFlatPageReader.Kind.BINARY;
                 }
+                if ((a == null
+                                || a instanceof StringLogicalTypeAnnotation
+                                || a instanceof EnumLogicalTypeAnnotation)
+                        && valueType instanceof EnumType) {
+                    return k == TypeKind.ENUM8
+                            ? ParquetFlatPageReader.Kind.ENUM8
+                            : ParquetFlatPageReader.Kind.ENUM16;
+                }
             }
             default -> {}
         }
@@ -402,6 +461,7 @@ final class ParquetColumnDecoder {
         Column values = leafNullable ? nullable.nested() : c;
         if (flatActive) {
             try {
+                flatReadStart = values.size();
                 flat.read(rows, values, nullable, () -> Columns.appendDefault(valueType, values));
                 rowInRowGroup += rows;
                 return;
@@ -410,8 +470,9 @@ final class ParquetColumnDecoder {
                         objectName
                                 + ": row group "
                                 + rowGroup
-                                + ", rows from "
-                                + rowInRowGroup
+                                + (e instanceof RowFailure f
+                                        ? ", row " + f.row
+                                        : ", rows from " + rowInRowGroup)
                                 + ", column '"
                                 + columnName
                                 + "' ("
@@ -419,8 +480,8 @@ final class ParquetColumnDecoder {
                                 + " → "
                                 + targetType.name()
                                 + "): "
-                                + e.getMessage(),
-                        e);
+                                + (e instanceof RowFailure ? e.getCause() : e).getMessage(),
+                        e instanceof RowFailure ? e.getCause() : e);
             }
         }
         int started = 0;

@@ -1,16 +1,21 @@
 package io.github.s3mergetree.source.s3.format;
 
+import io.github.s3mergetree.engine.column.ByteColumn;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.DoubleColumn;
 import io.github.s3mergetree.engine.column.FloatColumn;
 import io.github.s3mergetree.engine.column.IntColumn;
 import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.NullableColumn;
+import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.Encoding;
@@ -25,12 +30,17 @@ import org.apache.parquet.column.values.bitpacking.Packer;
 /**
  * Bulk decoding of a flat Parquet column (a required or optional top-level primitive) page by page,
  * without parquet-mr's value-at-a-time column reader: definition levels and dictionary indices are
- * unpacked into int arrays (RLE / bit-packed hybrid), PLAIN values are read from the page buffer,
- * and each value is appended to the target column in a tight loop.
+ * unpacked into int arrays (RLE / bit-packed hybrid), and a run of rows without NULLs is appended
+ * to the target column in one tight loop per representation (a bulk copy for PLAIN numbers, an
+ * array lookup per row for dictionary pages, length-prefixed byte copies for PLAIN strings). Runs
+ * with NULLs go value by value.
  *
  * <p>Handles PLAIN and dictionary (PLAIN_DICTIONARY / RLE_DICTIONARY) encoded INT32, INT64, FLOAT,
- * DOUBLE and BYTE_ARRAY values in v1 and v2 data pages; {@link #supports} tells whether a column
- * chunk's encodings allow it, otherwise the caller uses the general reader.
+ * DOUBLE and BYTE_ARRAY values in v1 and v2 data pages, copied as they are, INT32 values narrowed
+ * to 16 or 8 bits (Parquet INT(16) / INT(8) annotations, both signs) and BYTE_ARRAY names mapped to
+ * Enum codes (a dictionary is mapped once; a value that names no element goes to the caller's
+ * {@link EnumFallback}). {@link #supports} tells whether a column chunk's encodings allow it,
+ * otherwise the caller uses the general reader.
  */
 final class ParquetFlatPageReader {
     /** The physical representation appended. */
@@ -39,8 +49,24 @@ final class ParquetFlatPageReader {
         INT64,
         FLOAT,
         DOUBLE,
-        BINARY
+        BINARY,
+        /** INT32 values stored as 16 bits (ShortColumn), like the value-by-value cast. */
+        INT32_TO_INT16,
+        /** INT32 values stored as 8 bits (ByteColumn). */
+        INT32_TO_INT8,
+        /** BYTE_ARRAY names to Enum8 codes (ByteColumn). */
+        ENUM8,
+        /** BYTE_ARRAY names to Enum16 codes (ShortColumn). */
+        ENUM16
     }
+
+    /** Appends a value that names no Enum element, by ClickHouse's casting rules (or fails). */
+    @FunctionalInterface
+    interface EnumFallback {
+        void append(Column target, byte[] bytes, int off, int len);
+    }
+
+    private static final int NO_CODE = Integer.MIN_VALUE;
 
     private static final Set<Encoding> SUPPORTED =
             Set.of(
@@ -53,6 +79,8 @@ final class ParquetFlatPageReader {
 
     private final Kind kind;
     private final int maxDef;
+    private final Map<ByteBuffer, Integer> enumCodes; // ENUM8 / ENUM16: name bytes -> code
+    private final EnumFallback enumFallback;
 
     private PageReader pages;
     // dictionary of the current column chunk
@@ -62,19 +90,40 @@ final class ParquetFlatPageReader {
     private float[] dictFloats;
     private byte[] dictBytes;
     private int[] dictOffsets; // dictOffsets[i]..dictOffsets[i+1] in dictBytes
+    private int[] dictCodes; // ENUM8 / ENUM16: the code of each entry, or NO_CODE
     private int dictSize;
     // the current page
     private int[] defs = new int[0];
     private int pageValues;
     private int pagePos;
+    private boolean pageAllDefined;
     private boolean dictEncoded;
     private int[] indices = new int[0];
     private int indexPos;
     private ByteBuffer plain;
 
     ParquetFlatPageReader(Kind kind, int maxDef) {
+        this(kind, maxDef, Map.of(), null);
+    }
+
+    /**
+     * A reader of Enum names ({@link Kind#ENUM8} / {@link Kind#ENUM16}): {@code codes} maps each
+     * element name to its value, {@code fallback} appends anything else.
+     */
+    ParquetFlatPageReader(
+            Kind kind, int maxDef, Map<String, Integer> codes, EnumFallback fallback) {
+        boolean isEnum = kind == Kind.ENUM8 || kind == Kind.ENUM16;
+        if (isEnum && fallback == null) {
+            throw new IllegalArgumentException("an Enum reader needs a fallback for " + kind);
+        }
         this.kind = kind;
         this.maxDef = maxDef;
+        this.enumFallback = fallback;
+        this.enumCodes = new HashMap<>();
+        for (Map.Entry<String, Integer> e : codes.entrySet()) {
+            enumCodes.put(
+                    ByteBuffer.wrap(e.getKey().getBytes(StandardCharsets.UTF_8)), e.getValue());
+        }
     }
 
     /** Whether a column chunk written with these encodings can be read in bulk. */
@@ -99,7 +148,7 @@ final class ParquetFlatPageReader {
         ByteBuffer b = dp.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         dictSize = n;
         switch (kind) {
-            case INT32 -> {
+            case INT32, INT32_TO_INT16, INT32_TO_INT8 -> {
                 dictInts = new int[n];
                 for (int i = 0; i < n; i++) {
                     dictInts[i] = b.getInt();
@@ -123,7 +172,7 @@ final class ParquetFlatPageReader {
                     dictDoubles[i] = b.getDouble();
                 }
             }
-            case BINARY -> {
+            case BINARY, ENUM8, ENUM16 -> {
                 dictOffsets = new int[n + 1];
                 dictBytes = new byte[Math.max(0, b.remaining() - 4 * n)];
                 int pos = 0;
@@ -133,8 +182,19 @@ final class ParquetFlatPageReader {
                     pos += len;
                     dictOffsets[i + 1] = pos;
                 }
+                if (kind != Kind.BINARY) {
+                    dictCodes = new int[n];
+                    for (int i = 0; i < n; i++) {
+                        dictCodes[i] = codeOf(dictBytes, dictOffsets[i], dictOffsets[i + 1]);
+                    }
+                }
             }
         }
+    }
+
+    private int codeOf(byte[] bytes, int from, int to) {
+        Integer code = enumCodes.get(ByteBuffer.wrap(bytes, from, to - from));
+        return code == null ? NO_CODE : code;
     }
 
     private void nextPage() throws IOException {
@@ -182,13 +242,14 @@ final class ParquetFlatPageReader {
             values = v2.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             encoding = v2.getDataEncoding();
         }
-        if (maxDef == 0) {
-            java.util.Arrays.fill(defs, 0, n, 0);
+        int nonNull = n;
+        if (maxDef > 0) {
+            nonNull = 0;
+            for (int i = 0; i < n; i++) {
+                nonNull += defs[i] == maxDef ? 1 : 0;
+            }
         }
-        int nonNull = 0;
-        for (int i = 0; i < n; i++) {
-            nonNull += defs[i] == maxDef ? 1 : 0;
-        }
+        pageAllDefined = nonNull == n;
         if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY) {
             if (dictSize < 0) {
                 throw new IllegalStateException("a dictionary-encoded page without a dictionary");
@@ -226,16 +287,23 @@ final class ParquetFlatPageReader {
                     continue;
                 }
                 int n = Math.min(rows - done, pageValues - pagePos);
-                for (int i = pagePos; i < pagePos + n; i++) {
-                    if (defs[i] == maxDef) {
-                        appendValue(values);
-                        if (nullable != null) {
-                            nullable.addNotNull();
+                if (pageAllDefined || allDefined(pagePos, n)) {
+                    appendRun(values, n);
+                    if (nullable != null) {
+                        nullable.addNotNull(n);
+                    }
+                } else {
+                    for (int i = pagePos; i < pagePos + n; i++) {
+                        if (defs[i] == maxDef) {
+                            appendValue(values);
+                            if (nullable != null) {
+                                nullable.addNotNull();
+                            }
+                        } else if (nullable != null) {
+                            nullable.addNull();
+                        } else {
+                            appendDefault.run();
                         }
-                    } else if (nullable != null) {
-                        nullable.addNull();
-                    } else {
-                        appendDefault.run();
                     }
                 }
                 pagePos += n;
@@ -244,6 +312,226 @@ final class ParquetFlatPageReader {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private boolean allDefined(int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            if (defs[i] != maxDef) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Appends the next {@code n} values, none of them NULL. */
+    private void appendRun(Column c, int n) {
+        switch (kind) {
+            case INT32 -> appendInts((IntColumn) c, n);
+            case INT64 -> appendLongs((LongColumn) c, n);
+            case FLOAT -> appendFloats((FloatColumn) c, n);
+            case DOUBLE -> appendDoubles((DoubleColumn) c, n);
+            case BINARY -> {
+                if (dictEncoded) {
+                    appendDictionaryStrings((StringColumn) c, n);
+                } else if (plain.hasArray()) {
+                    appendPlainStrings((StringColumn) c, n);
+                } else {
+                    appendEach(c, n);
+                }
+            }
+            case INT32_TO_INT16 -> appendShorts((ShortColumn) c, n);
+            case INT32_TO_INT8 -> appendBytes((ByteColumn) c, n);
+            case ENUM8, ENUM16 -> appendEach(c, n);
+        }
+    }
+
+    private void appendEach(Column c, int n) {
+        for (int i = 0; i < n; i++) {
+            appendValue(c);
+        }
+    }
+
+    private void appendInts(IntColumn c, int n) {
+        int s = c.size();
+        int[] d = c.reserve(n);
+        if (dictEncoded) {
+            lookUp(dictInts, d, s, n);
+        } else {
+            plain.asIntBuffer().get(d, s, n);
+            plain.position(plain.position() + 4 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    private void lookUp(int[] dict, int[] d, int s, int n) {
+        int[] idx = indices;
+        int p = indexPos;
+        for (int i = 0; i < n; i++) {
+            d[s + i] = dict[idx[p + i]];
+        }
+        indexPos = p + n;
+    }
+
+    private void appendLongs(LongColumn c, int n) {
+        int s = c.size();
+        long[] d = c.reserve(n);
+        if (dictEncoded) {
+            int[] idx = indices;
+            int p = indexPos;
+            long[] dict = dictLongs;
+            for (int i = 0; i < n; i++) {
+                d[s + i] = dict[idx[p + i]];
+            }
+            indexPos = p + n;
+        } else {
+            plain.asLongBuffer().get(d, s, n);
+            plain.position(plain.position() + 8 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    private void appendFloats(FloatColumn c, int n) {
+        int s = c.size();
+        float[] d = c.reserve(n);
+        if (dictEncoded) {
+            int[] idx = indices;
+            int p = indexPos;
+            float[] dict = dictFloats;
+            for (int i = 0; i < n; i++) {
+                d[s + i] = dict[idx[p + i]];
+            }
+            indexPos = p + n;
+        } else {
+            plain.asFloatBuffer().get(d, s, n);
+            plain.position(plain.position() + 4 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    private void appendDoubles(DoubleColumn c, int n) {
+        int s = c.size();
+        double[] d = c.reserve(n);
+        if (dictEncoded) {
+            int[] idx = indices;
+            int p = indexPos;
+            double[] dict = dictDoubles;
+            for (int i = 0; i < n; i++) {
+                d[s + i] = dict[idx[p + i]];
+            }
+            indexPos = p + n;
+        } else {
+            plain.asDoubleBuffer().get(d, s, n);
+            plain.position(plain.position() + 8 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    private void appendShorts(ShortColumn c, int n) {
+        int s = c.size();
+        short[] d = c.reserve(n);
+        if (dictEncoded) {
+            int[] idx = indices;
+            int p = indexPos;
+            int[] dict = dictInts;
+            for (int i = 0; i < n; i++) {
+                d[s + i] = (short) dict[idx[p + i]];
+            }
+            indexPos = p + n;
+        } else {
+            ByteBuffer b = plain;
+            int at = b.position();
+            for (int i = 0; i < n; i++) {
+                d[s + i] = (short) b.getInt(at + 4 * i);
+            }
+            b.position(at + 4 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    private void appendBytes(ByteColumn c, int n) {
+        int s = c.size();
+        byte[] d = c.reserve(n);
+        if (dictEncoded) {
+            int[] idx = indices;
+            int p = indexPos;
+            int[] dict = dictInts;
+            for (int i = 0; i < n; i++) {
+                d[s + i] = (byte) dict[idx[p + i]];
+            }
+            indexPos = p + n;
+        } else {
+            ByteBuffer b = plain;
+            int at = b.position();
+            for (int i = 0; i < n; i++) {
+                d[s + i] = (byte) b.getInt(at + 4 * i);
+            }
+            b.position(at + 4 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    private void appendDictionaryStrings(StringColumn c, int n) {
+        int[] idx = indices;
+        int p = indexPos;
+        int[] dOff = dictOffsets;
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            int k = idx[p + i];
+            total += dOff[k + 1] - dOff[k];
+        }
+        int s = c.size();
+        int pos = c.totalBytes();
+        byte[] bytes = c.reserveBytes(Math.toIntExact(total));
+        int[] offsets = c.reserveRows(n);
+        byte[] dict = dictBytes;
+        for (int i = 0; i < n; i++) {
+            int k = idx[p + i];
+            int from = dOff[k];
+            int len = dOff[k + 1] - from;
+            System.arraycopy(dict, from, bytes, pos, len);
+            pos += len;
+            offsets[s + i] = pos;
+        }
+        indexPos = p + n;
+        c.setSize(s + n);
+    }
+
+    /** PLAIN BYTE_ARRAY: each value is a 4-byte little-endian length and the bytes. */
+    private void appendPlainStrings(StringColumn c, int n) {
+        ByteBuffer b = plain;
+        byte[] page = b.array();
+        int base = b.arrayOffset();
+        int start = b.position();
+        int limit = b.limit();
+        int at = start;
+        for (int i = 0; i < n; i++) {
+            int len = b.getInt(at);
+            if (len < 0 || len > limit - at - 4) {
+                throw new IllegalStateException(
+                        "a PLAIN string of "
+                                + len
+                                + " bytes at page offset "
+                                + at
+                                + " runs past the page end ("
+                                + limit
+                                + ")");
+            }
+            at += 4 + len;
+        }
+        int s = c.size();
+        int pos = c.totalBytes();
+        byte[] bytes = c.reserveBytes(at - start - 4 * n);
+        int[] offsets = c.reserveRows(n);
+        at = start;
+        for (int i = 0; i < n; i++) {
+            int len = b.getInt(at);
+            System.arraycopy(page, base + at + 4, bytes, pos, len);
+            pos += len;
+            offsets[s + i] = pos;
+            at += 4 + len;
+        }
+        b.position(at);
+        c.setSize(s + n);
     }
 
     private void appendValue(Column c) {
@@ -260,6 +548,17 @@ final class ParquetFlatPageReader {
                                         dictBytes,
                                         dictOffsets[k],
                                         dictOffsets[k + 1] - dictOffsets[k]);
+                case INT32_TO_INT16 -> ((ShortColumn) c).add((short) dictInts[k]);
+                case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) dictInts[k]);
+                case ENUM8, ENUM16 -> {
+                    int code = dictCodes[k];
+                    if (code == NO_CODE) {
+                        enumFallback.append(
+                                c, dictBytes, dictOffsets[k], dictOffsets[k + 1] - dictOffsets[k]);
+                    } else {
+                        addCode(c, code);
+                    }
+                }
             }
             return;
         }
@@ -268,6 +567,8 @@ final class ParquetFlatPageReader {
             case INT64 -> ((LongColumn) c).add(plain.getLong());
             case FLOAT -> ((FloatColumn) c).add(plain.getFloat());
             case DOUBLE -> ((DoubleColumn) c).add(plain.getDouble());
+            case INT32_TO_INT16 -> ((ShortColumn) c).add((short) plain.getInt());
+            case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) plain.getInt());
             case BINARY -> {
                 int len = plain.getInt();
                 StringColumn sc = (StringColumn) c;
@@ -280,6 +581,25 @@ final class ParquetFlatPageReader {
                     sc.commitRow(len);
                 }
             }
+            case ENUM8, ENUM16 -> {
+                int len = plain.getInt();
+                byte[] name = new byte[len];
+                plain.get(name);
+                int code = codeOf(name, 0, len);
+                if (code == NO_CODE) {
+                    enumFallback.append(c, name, 0, len);
+                } else {
+                    addCode(c, code);
+                }
+            }
+        }
+    }
+
+    private void addCode(Column c, int code) {
+        if (kind == Kind.ENUM8) {
+            ((ByteColumn) c).add((byte) code);
+        } else {
+            ((ShortColumn) c).add((short) code);
         }
     }
 

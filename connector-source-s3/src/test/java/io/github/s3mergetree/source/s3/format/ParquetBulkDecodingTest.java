@@ -3,11 +3,13 @@ package io.github.s3mergetree.source.s3.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.ByteColumn;
 import io.github.s3mergetree.engine.column.DoubleColumn;
 import io.github.s3mergetree.engine.column.FloatColumn;
 import io.github.s3mergetree.engine.column.IntColumn;
 import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.NullableColumn;
+import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
@@ -18,7 +20,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,11 +40,17 @@ class ParquetBulkDecodingTest {
             "message m { required int64 id; optional int32 small; required float f;"
                     + " optional double d; optional binary low (STRING);"
                     + " required binary unique (STRING);"
-                    + " optional int64 ts (TIMESTAMP(MILLIS, true)); }";
+                    + " optional int64 ts (TIMESTAMP(MILLIS, true));"
+                    + " required int32 cnt (INTEGER(8, false)); optional int32 ans (INTEGER(16, false));"
+                    + " required int32 sh (INTEGER(16, true)); optional binary kind (ENUM);"
+                    + " required binary kind16 (STRING); }";
     static final String TARGET =
             "id Int64, small Nullable(Int32), f Float32, d Float64, low LowCardinality(String),"
-                    + " unique String, ts DateTime64(3, 'UTC')";
+                    + " unique String, ts DateTime64(3, 'UTC'), cnt UInt8, ans Nullable(UInt16),"
+                    + " sh Int16, kind Enum8('Question' = 1, 'Answer' = 2, 'Wiki' = 3),"
+                    + " kind16 Enum16('low' = -1000, 'high' = 1000)";
     static final int ROWS = 60_000;
+    static final String[] KINDS = {"Question", "Answer", "Wiki"};
 
     @AfterEach
     void bulkBackOn() {
@@ -75,6 +85,15 @@ class ParquetBulkDecodingTest {
                             if (i % 2 == 0) {
                                 g.add("ts", 1_700_000_000_000L + i);
                             }
+                            g.add("cnt", (int) (i % 256));
+                            if (i % 7 != 0) {
+                                g.add("ans", (int) (i % 65536));
+                            }
+                            g.add("sh", (int) (i % 65536) - 32768);
+                            if (i % 9 != 0) {
+                                g.add("kind", KINDS[(int) (i % 3)]);
+                            }
+                            g.add("kind16", i % 4 == 0 ? "low" : "high");
                         }));
         ParquetBlockFormat format = new ParquetBlockFormat(TargetSchema.parse(TARGET));
         Configuration conf = new Configuration();
@@ -82,9 +101,26 @@ class ParquetBulkDecodingTest {
         try (FormatTesting t =
                 new FormatTesting(
                         ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf)) {
+            // chunks whose encodings allow bulk decoding: all of them in v1 files (v2 files
+            // fall back from dictionaries to DELTA encodings)
+            long plainOrDictionary = 0;
+            try (ParquetFileReader r =
+                    ParquetFileReader.open(new LocalInputFile(dir.resolve("t.parquet")))) {
+                for (var rowGroup : r.getRowGroups()) {
+                    for (var chunk : rowGroup.getColumns()) {
+                        plainOrDictionary +=
+                                ParquetFlatPageReader.supports(chunk.getEncodings()) ? 1 : 0;
+                    }
+                }
+                if (version == WriterVersion.PARQUET_1_0) {
+                    assertThat(plainOrDictionary).isEqualTo(12L * r.getRowGroups().size());
+                }
+            }
             long before = ParquetColumnDecoder.BULK_CHUNKS.get();
             var bulk = t.readAll(format, t.wholeSplit("t.parquet"));
-            assertThat(ParquetColumnDecoder.BULK_CHUNKS.get()).isGreaterThan(before);
+            // each of them decoded in bulk, the narrowed ints and the Enums too
+            assertThat(ParquetColumnDecoder.BULK_CHUNKS.get() - before)
+                    .isEqualTo(plainOrDictionary);
             ParquetColumnDecoder.bulkDecoding = false;
             long before2 = ParquetColumnDecoder.BULK_CHUNKS.get();
             var slow = t.readAll(format, t.wholeSplit("t.parquet"));
@@ -119,6 +155,18 @@ class ParquetBulkDecodingTest {
                         .isEqualTo("unique-value-" + i + "-" + "x".repeat((int) (i % 20)));
                 assertThat(((LongColumn) b.column(6)).get(r))
                         .isEqualTo(i % 2 == 0 ? 1_700_000_000_000L + i : 0);
+                assertThat(((ByteColumn) b.column(7)).get(r) & 0xFF).isEqualTo((int) (i % 256));
+                NullableColumn ans = (NullableColumn) b.column(8);
+                assertThat(ans.isNull(r)).isEqualTo(i % 7 == 0);
+                assertThat(((ShortColumn) ans.nested()).get(r) & 0xFFFF)
+                        .isEqualTo(i % 7 != 0 ? (int) (i % 65536) : 0);
+                assertThat(((ShortColumn) b.column(9)).get(r))
+                        .isEqualTo((short) ((i % 65536) - 32768));
+                // Enum8 default for the required-in-ClickHouse column: its smallest element
+                int kind = i % 9 == 0 ? 1 : (int) (i % 3) + 1;
+                assertThat(((ByteColumn) b.column(10)).get(r)).isEqualTo((byte) kind);
+                assertThat(((ShortColumn) b.column(11)).get(r))
+                        .isEqualTo((short) (i % 4 == 0 ? -1000 : 1000));
             }
         }
         assertThat(i).isEqualTo(ROWS);
