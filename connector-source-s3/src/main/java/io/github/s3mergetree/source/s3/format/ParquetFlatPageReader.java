@@ -631,6 +631,17 @@ final class ParquetFlatPageReader {
                 n = end;
             } else {
                 int groups = header >>> 1;
+                if (in.hasArray() && in.remaining() >= groups * bitWidth) {
+                    // the byte[] unpacker: no ByteBuffer bounds check per byte
+                    byte[] a = in.array();
+                    int at = in.arrayOffset() + in.position();
+                    int g = 0;
+                    for (; g < groups && n < count; g++, n += 8) {
+                        packer.unpack8Values(a, at + g * bitWidth, out, n);
+                    }
+                    in.position(in.position() + groups * bitWidth);
+                    continue;
+                }
                 for (int g = 0; g < groups; g++) {
                     if (n < count) {
                         packer.unpack8Values(in, in.position(), out, n);
