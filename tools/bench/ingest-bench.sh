@@ -17,7 +17,8 @@
 # BASE_CDS for base alone), SKIP_BUILD=1 (use the current target/), DATA=/tmp/ingest-bench-data,
 # OUT=/tmp/ingest-bench-out. Every run of ours also records per-thread CPU by role (tools/bench/thread-cpu.py:
 # $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals). A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
-# OURS_SNAPSHOT=DIR runs saved classes as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
+# COMMAND_JVM_OPTS (default: those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none).
+# OURS_SNAPSHOT=DIR runs saved classes as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
 # the body is one function, so bash has read all of it before it runs (editing the file mid-run is safe)
 main() {
 set -euo pipefail
@@ -25,6 +26,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 FILES="${FILES:-24}"; ROWS="${ROWS:-100000}"; ROUNDS="${ROUNDS:-2}"; PARALLELISMS="${PARALLELISMS:-2 1}"
 SETTINGS="${SETTINGS:-}"; CHDB_SETTINGS="${CHDB_SETTINGS:-}"; JAVA_OPTS="${JAVA_OPTS:-}"; PROFILE="${PROFILE:-0}"
+# the JVM options ./s3-mergetree starts with (tools/s3-mergetree-jvm.options), before JAVA_OPTS
+COMMAND_JVM_OPTS="${COMMAND_JVM_OPTS-$(grep -v '^#' tools/s3-mergetree-jvm.options | xargs)}"
 DATA="${DATA:-/tmp/ingest-bench-data}"; OUT="${OUT:-/tmp/ingest-bench-out}"
 SHARED="${SHARED:-$root/../shared/tools}"; [ -d "$SHARED" ] || SHARED=/work/shared/tools
 export CHDB_MODULE="${CHDB_MODULE:-$root/tools/chdb/node_modules/chdb}"
@@ -119,9 +122,11 @@ cds_opts() {  # classpath [CDS] -> JVM options
 }
 
 run_ours() {  # round parallelism [side classpath]
-  local side="${3:-ours}" cp="${4:-$CP}" opts="$JAVA_OPTS"
+  local side="${3:-ours}" cp="${4:-$CP}" opts="$COMMAND_JVM_OPTS $JAVA_OPTS"
   local settings="$SETTINGS"
-  if [ "$side" = base ]; then opts="${BASE_JAVA_OPTS-$JAVA_OPTS}"; settings="${BASE_SETTINGS-$SETTINGS}"; fi
+  if [ "$side" = base ]; then
+    opts="${BASE_COMMAND_JVM_OPTS-$COMMAND_JVM_OPTS} ${BASE_JAVA_OPTS-$JAVA_OPTS}"; settings="${BASE_SETTINGS-$SETTINGS}"
+  fi
   local cds="${CDS:-1}"; if [ "$side" = base ]; then cds="${BASE_CDS:-$cds}"; fi
   opts="$opts $(cds_opts "$cp" "$cds")"
   local table="$OUT/table-r$1-p$2"; [ "$side" = ours ] || table="$OUT/table-r$1-p$2-$side"; rm -rf "$table"
