@@ -3,6 +3,7 @@ package io.github.s3mergetree.sink.mergetree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Path;
@@ -19,8 +20,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,19 +44,7 @@ class ExactlyOnceITCase {
                             .build());
 
     @TempDir static Path tmp;
-    static ChDb ch;
-
-    @BeforeAll
-    static void startChDb() {
-        ch = ChDb.start(tmp.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stopChDb() {
-        if (ch != null) {
-            ch.close();
-        }
-    }
+    @ChDbSession static ChDb ch;
 
     /** Crashes at random points; state is static because the MiniCluster runs in this JVM. */
     static final class RandomFailures implements FailureInjector {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Path;
@@ -15,8 +16,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,19 +43,7 @@ class MergeTreeSinkITCase {
                     "code", "u", "small", "note", "id2");
 
     @TempDir static Path tmp;
-    static ChDb ch;
-
-    @BeforeAll
-    static void startChDb() {
-        ch = ChDb.start(tmp.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stopChDb() {
-        if (ch != null) {
-            ch.close();
-        }
-    }
+    @ChDbSession static ChDb ch;
 
     static DataStream<RowData> rows(
             StreamExecutionEnvironment env, long from, long count, int sleepEvery) {

@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.types.DataTypes;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Path;
@@ -23,8 +24,6 @@ import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,19 +50,7 @@ class MergesBackpressureITCase {
                             .build());
 
     @TempDir static Path tmp;
-    static ChDb ch;
-
-    @BeforeAll
-    static void startChDb() {
-        ch = ChDb.start(tmp.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stopChDb() {
-        if (ch != null) {
-            ch.close();
-        }
-    }
+    @ChDbSession static ChDb ch;
 
     static final int BLOCKS = 200;
     static final int ROWS_PER_BLOCK = 100;

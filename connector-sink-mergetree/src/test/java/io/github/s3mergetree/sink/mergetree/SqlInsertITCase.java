@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +12,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,19 +32,7 @@ class SqlInsertITCase {
                             .build());
 
     @TempDir static Path tmp;
-    static ChDb ch;
-
-    @BeforeAll
-    static void startChDb() {
-        ch = ChDb.start(tmp.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stopChDb() {
-        if (ch != null) {
-            ch.close();
-        }
-    }
+    @ChDbSession static ChDb ch;
 
     private static String sinkTable(Path dir) {
         return "CREATE TABLE posts (id BIGINT NOT NULL, title STRING, price DECIMAL(10, 2),"

@@ -11,12 +11,11 @@ import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,17 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ChDbCompatibilityTest {
     @TempDir static Path tmp;
-    static ChDb ch;
-
-    @BeforeAll
-    static void start() {
-        ch = ChDb.start(tmp.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stop() {
-        ch.close();
-    }
+    @ChDbSession static ChDb ch;
 
     static Stream<Arguments> cases() {
         return Stream.of(

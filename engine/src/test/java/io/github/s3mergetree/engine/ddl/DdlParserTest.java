@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbException;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.engine.types.DataTypes;
 import java.io.IOException;
@@ -14,10 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link DdlParser} and {@link TableSchema}: the reference DDLs, round trips through {@link
@@ -25,19 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * messages that name the construct and its position.
  */
 class DdlParserTest {
-    @TempDir static Path dir;
-    static ChDb db;
+    @ChDbSession static ChDb db;
     static int tableCounter;
-
-    @BeforeAll
-    static void start() {
-        db = ChDb.start(dir.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stop() {
-        db.close();
-    }
 
     static Path shared() {
         return Path.of("/work/shared");

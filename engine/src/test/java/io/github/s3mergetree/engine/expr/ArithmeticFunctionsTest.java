@@ -4,26 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.engine.types.DataTypes;
-import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Arithmetic against chDB: result types for every pair of integer types, values for boundary and
  * random inputs (column and constant operands), literal typing, and division errors.
  */
 class ArithmeticFunctionsTest {
-    @TempDir static Path dir;
-    static ChDb db;
+    @ChDbSession static ChDb db;
     static ExprOracle oracle;
 
     static final List<String> INTS =
@@ -31,13 +28,7 @@ class ArithmeticFunctionsTest {
 
     @BeforeAll
     static void start() {
-        db = ChDb.start(dir.resolve("chdb"));
         oracle = new ExprOracle(db);
-    }
-
-    @AfterAll
-    static void stop() {
-        db.close();
     }
 
     @Test

@@ -3,18 +3,16 @@ package io.github.s3mergetree.engine.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.engine.types.TypeKind;
-import java.nio.file.Path;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Date and time functions against chDB: result types and values for a few hundred inputs per
@@ -22,19 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
  * instants around the UTC offset changes of several time zones.
  */
 class DateFunctionsTest {
-    @TempDir static Path dir;
-    static ChDb db;
+    @ChDbSession static ChDb db;
     static ExprOracle oracle;
 
     @BeforeAll
     static void start() {
-        db = ChDb.start(dir.resolve("chdb"));
         oracle = new ExprOracle(db);
-    }
-
-    @AfterAll
-    static void stop() {
-        db.close();
     }
 
     static final List<String> TYPES =

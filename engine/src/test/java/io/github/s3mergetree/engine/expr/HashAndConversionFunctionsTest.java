@@ -4,38 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.engine.types.DataTypes;
-import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * cityHash64, the integer/string/date conversions, toString, lower/upper, tuples, Nullable and
  * LowCardinality arguments, and DEFAULT conversions against chDB.
  */
 class HashAndConversionFunctionsTest {
-    @TempDir static Path dir;
-    static ChDb db;
+    @ChDbSession static ChDb db;
     static ExprOracle oracle;
 
     @BeforeAll
     static void start() {
-        db = ChDb.start(dir.resolve("chdb"));
         oracle = new ExprOracle(db);
-    }
-
-    @AfterAll
-    static void stop() {
-        db.close();
     }
 
     static String[] strings(int n, long seed) {

@@ -16,6 +16,7 @@ import io.github.s3mergetree.engine.table.BlockSplitter;
 import io.github.s3mergetree.engine.table.EvaluatedKeys;
 import io.github.s3mergetree.engine.table.PartitionedBlock;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.types.DataType;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,17 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class PartMergerChDbTest {
     @TempDir static Path tmp;
-    static ChDb ch;
-
-    @BeforeAll
-    static void start() {
-        ch = ChDb.start(tmp.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stop() {
-        ch.close();
-    }
+    @ChDbSession static ChDb ch;
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(

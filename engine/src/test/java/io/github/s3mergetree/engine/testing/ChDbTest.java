@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,21 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChDbTest {
 
-    @TempDir static Path shared;
-
-    private static ChDb chdb;
+    @ChDbSession static ChDb chdb;
 
     @BeforeAll
     static void startChDb() {
-        chdb = ChDb.start(shared.resolve("session"));
         System.out.println("chDB " + chdb.version() + " started in " + chdb.startupTime());
-    }
-
-    @AfterAll
-    static void stopChDb() {
-        if (chdb != null) {
-            chdb.close();
-        }
     }
 
     @Test

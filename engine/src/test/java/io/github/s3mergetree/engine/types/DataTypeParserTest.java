@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbException;
-import java.nio.file.Path;
+import io.github.s3mergetree.engine.testing.ChDbSession;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link DataTypeParser} against chDB: for every family and the SQL aliases, the canonical name we
@@ -19,18 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * declarations ClickHouse rejects must be rejected.
  */
 class DataTypeParserTest {
-    @TempDir static Path dir;
-    static ChDb db;
-
-    @BeforeAll
-    static void start() {
-        db = ChDb.start(dir.resolve("chdb"));
-    }
-
-    @AfterAll
-    static void stop() {
-        db.close();
-    }
+    @ChDbSession static ChDb db;
 
     static final List<String> DECLARATIONS =
             List.of(
