@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -90,6 +89,7 @@ public final class TableProgress {
             last = null;
         }
         byte[] appended;
+        int length;
         try (SeekableByteChannel ch = Files.newByteChannel(log, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size < offset) {
@@ -107,12 +107,13 @@ public final class TableProgress {
             while (buf.hasRemaining() && ch.read(buf) >= 0) {
                 // read up to the size seen above; a line appended since waits for the next call
             }
-            appended = Arrays.copyOf(buf.array(), buf.position());
+            appended = buf.array();
+            length = buf.position();
         } catch (NoSuchFileException e) {
             return;
         }
         int lineStart = 0;
-        for (int i = 0; i < appended.length; i++) {
+        for (int i = 0; i < length; i++) {
             if (appended[i] != '\n') {
                 continue;
             }

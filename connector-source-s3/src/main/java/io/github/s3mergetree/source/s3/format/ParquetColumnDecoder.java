@@ -340,34 +340,30 @@ final class ParquetColumnDecoder {
     }
 
     private ParquetFlatPageReader newFlatReader() {
-        if (valueType instanceof EnumType e
-                && (flatKind == ParquetFlatPageReader.Kind.ENUM8
-                        || flatKind == ParquetFlatPageReader.Kind.ENUM16)) {
-            java.util.Map<String, Integer> codes = new java.util.HashMap<>();
-            for (String name : e.names()) {
-                codes.put(name, e.valueOf(name));
-            }
-            // anything else (numbers as text, unknown names): ClickHouse's casting rules or error
-            return new ParquetFlatPageReader(
-                    flatKind,
-                    maxDef,
-                    codes,
-                    (c, bytes, off, len) -> {
-                        // the row in the row group: one value per row was appended since start
-                        long row = rowInRowGroup + c.size() - flatReadStart;
-                        try {
-                            converter.append(
-                                    valueType,
-                                    c,
-                                    new String(bytes, off, len, StandardCharsets.UTF_8),
-                                    columnName,
-                                    row);
-                        } catch (RuntimeException failure) {
-                            throw new RowFailure(row, failure);
-                        }
-                    });
+        if (flatKind != ParquetFlatPageReader.Kind.ENUM8
+                && flatKind != ParquetFlatPageReader.Kind.ENUM16) {
+            return new ParquetFlatPageReader(flatKind, maxDef);
         }
-        return new ParquetFlatPageReader(flatKind, maxDef);
+        // anything but an element name (numbers as text, unknown names): ClickHouse's casting
+        // rules or their error
+        return new ParquetFlatPageReader(
+                flatKind,
+                maxDef,
+                (EnumType) valueType,
+                (c, bytes, off, len) -> {
+                    // the row in the row group: one value per row was appended since the start
+                    long row = rowInRowGroup + c.size() - flatReadStart;
+                    try {
+                        converter.append(
+                                valueType,
+                                c,
+                                new String(bytes, off, len, StandardCharsets.UTF_8),
+                                columnName,
+                                row);
+                    } catch (RuntimeException failure) {
+                        throw new RowFailure(row, failure);
+                    }
+                });
     }
 
     /** The representation copied in bulk for a flat column, or null. */
@@ -466,6 +462,7 @@ final class ParquetColumnDecoder {
                 rowInRowGroup += rows;
                 return;
             } catch (RuntimeException e) {
+                Throwable cause = e instanceof RowFailure ? e.getCause() : e;
                 throw new ObjectFormatException(
                         objectName
                                 + ": row group "
@@ -480,8 +477,8 @@ final class ParquetColumnDecoder {
                                 + " → "
                                 + targetType.name()
                                 + "): "
-                                + (e instanceof RowFailure ? e.getCause() : e).getMessage(),
-                        e instanceof RowFailure ? e.getCause() : e);
+                                + cause.getMessage(),
+                        cause);
             }
         }
         int started = 0;

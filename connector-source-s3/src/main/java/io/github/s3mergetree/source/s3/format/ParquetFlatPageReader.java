@@ -9,6 +9,7 @@ import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
+import io.github.s3mergetree.engine.types.EnumType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -103,26 +104,28 @@ final class ParquetFlatPageReader {
     private ByteBuffer plain;
 
     ParquetFlatPageReader(Kind kind, int maxDef) {
-        this(kind, maxDef, Map.of(), null);
+        this(kind, maxDef, null, null);
     }
 
     /**
-     * A reader of Enum names ({@link Kind#ENUM8} / {@link Kind#ENUM16}): {@code codes} maps each
-     * element name to its value, {@code fallback} appends anything else.
+     * A reader of Enum names ({@link Kind#ENUM8} / {@link Kind#ENUM16}) into the codes of {@code
+     * type}; {@code fallback} appends a value that names no element.
      */
-    ParquetFlatPageReader(
-            Kind kind, int maxDef, Map<String, Integer> codes, EnumFallback fallback) {
+    ParquetFlatPageReader(Kind kind, int maxDef, EnumType type, EnumFallback fallback) {
         boolean isEnum = kind == Kind.ENUM8 || kind == Kind.ENUM16;
-        if (isEnum && fallback == null) {
-            throw new IllegalArgumentException("an Enum reader needs a fallback for " + kind);
+        if (isEnum && (type == null || fallback == null)) {
+            throw new IllegalArgumentException(
+                    "an Enum reader needs the Enum type and a fallback for " + kind);
         }
         this.kind = kind;
         this.maxDef = maxDef;
         this.enumFallback = fallback;
         this.enumCodes = new HashMap<>();
-        for (Map.Entry<String, Integer> e : codes.entrySet()) {
-            enumCodes.put(
-                    ByteBuffer.wrap(e.getKey().getBytes(StandardCharsets.UTF_8)), e.getValue());
+        if (type != null) {
+            for (String name : type.names()) {
+                enumCodes.put(
+                        ByteBuffer.wrap(name.getBytes(StandardCharsets.UTF_8)), type.valueOf(name));
+            }
         }
     }
 
