@@ -37,17 +37,20 @@ final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
                 }
                 // a page of a column chunk read into a heap buffer: decompress it in place
                 ByteBuffer b = bytes.toByteBuffer();
+                byte[] out = PageScratch.outputFor(uncompressedSize);
                 if (b.hasArray()) {
-                    return BytesInput.from(
-                            decompressArray(
-                                    codec,
-                                    b.array(),
-                                    b.arrayOffset() + b.position(),
-                                    b.remaining(),
-                                    uncompressedSize));
+                    decompressArray(
+                            codec,
+                            b.array(),
+                            b.arrayOffset() + b.position(),
+                            b.remaining(),
+                            out,
+                            uncompressedSize);
+                } else {
+                    byte[] in = bytes.toByteArray();
+                    decompressArray(codec, in, 0, in.length, out, uncompressedSize);
                 }
-                byte[] in = bytes.toByteArray();
-                return BytesInput.from(decompressArray(codec, in, 0, in.length, uncompressedSize));
+                return BytesInput.from(out, 0, uncompressedSize);
             }
 
             @Override
@@ -71,7 +74,18 @@ final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
     static byte[] decompressArray(
             CompressionCodecName codec, byte[] in, int off, int len, int uncompressedSize)
             throws IOException {
-        byte[] out = new byte[uncompressedSize];
+        return decompressArray(codec, in, off, len, new byte[uncompressedSize], uncompressedSize);
+    }
+
+    /** Decompresses into {@code out[0, uncompressedSize)} ({@code out} may be longer). */
+    static byte[] decompressArray(
+            CompressionCodecName codec,
+            byte[] in,
+            int off,
+            int len,
+            byte[] out,
+            int uncompressedSize)
+            throws IOException {
         switch (codec) {
             case SNAPPY -> {
                 int n = Snappy.uncompress(in, off, len, out, 0);

@@ -268,8 +268,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         }
 
         private Block decode(int rows) throws IOException {
-            // sized like the previous block (string bytes per row), so strings do not regrow
-            Block block = previous == null ? firstBlock(rows) : previous.newEmpty(rows);
+            Block block = previous == null ? firstBlock(rows) : sizedAfter(previous, rows);
             previous = block;
             for (int c = 0; c < decoders.length; c++) {
                 Column col = block.column(c);
@@ -286,6 +285,27 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             }
             rowsReadInCurrent += rows;
             return block;
+        }
+
+        /**
+         * A block sized like the previous one, its String columns with an eighth more bytes per row
+         * than the previous block had: the values of the next rows are rarely longer on average by
+         * more than that, and a column that outgrows its buffer doubles it (copying the bytes, and
+         * keeping up to twice the memory while the insert block holds it).
+         */
+        private static Block sizedAfter(Block previous, int rows) {
+            List<Column> cols = new ArrayList<>(previous.columnCount());
+            for (int c = 0; c < previous.columnCount(); c++) {
+                Column p = previous.column(c);
+                if (p instanceof StringColumn s && s.size() > 0) {
+                    long perRow = s.totalBytes() / s.size() + 1;
+                    long bytes = perRow * rows + (perRow * rows >> 3);
+                    cols.add(new StringColumn(rows, (int) Math.min(1 << 30, bytes)));
+                } else {
+                    cols.add(p.newEmpty(rows));
+                }
+            }
+            return new Block(previous.names(), previous.types(), cols);
         }
 
         /**

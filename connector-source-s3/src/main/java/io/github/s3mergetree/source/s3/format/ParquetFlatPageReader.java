@@ -84,6 +84,7 @@ final class ParquetFlatPageReader {
     private final EnumFallback enumFallback;
 
     private PageReader pages;
+    private final PageScratch scratch = new PageScratch();
     // dictionary of the current column chunk
     private long[] dictLongs;
     private int[] dictInts;
@@ -201,7 +202,13 @@ final class ParquetFlatPageReader {
     }
 
     private void nextPage() throws IOException {
-        DataPage page = pages.readPage();
+        DataPage page;
+        scratch.lend();
+        try {
+            page = pages.readPage();
+        } finally {
+            scratch.takeBack();
+        }
         if (page == null) {
             throw new IllegalStateException("the column chunk has fewer values than announced");
         }

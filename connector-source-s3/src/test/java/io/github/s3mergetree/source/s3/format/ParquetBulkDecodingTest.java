@@ -18,6 +18,7 @@ import io.github.s3mergetree.source.s3.testutils.ParquetFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -26,7 +27,8 @@ import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bulk page decoding of flat columns ({@link ParquetFlatPageReader}) gives the same Blocks as the
@@ -57,15 +59,24 @@ class ParquetBulkDecodingTest {
         ParquetColumnDecoder.bulkDecoding = true;
     }
 
+    /** Both writer versions, and pages decompressed by two codecs into the reused page buffer. */
+    static Stream<Arguments> filesToRead() {
+        return Stream.of(
+                Arguments.of(WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY),
+                Arguments.of(WriterVersion.PARQUET_2_0, CompressionCodecName.SNAPPY),
+                Arguments.of(WriterVersion.PARQUET_1_0, CompressionCodecName.ZSTD));
+    }
+
     @ParameterizedTest
-    @EnumSource(WriterVersion.class)
-    void bulkEqualsValueByValue(WriterVersion version) throws Exception {
+    @MethodSource("filesToRead")
+    void bulkEqualsValueByValue(WriterVersion version, CompressionCodecName codec)
+            throws Exception {
         Files.write(
                 dir.resolve("t.parquet"),
                 ParquetFiles.write(
                         SCHEMA,
                         ROWS,
-                        CompressionCodecName.SNAPPY,
+                        codec,
                         2L * 1024 * 1024,
                         version,
                         (g, i) -> {
