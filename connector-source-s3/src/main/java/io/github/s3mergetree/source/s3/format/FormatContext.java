@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.ZoneId;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -81,30 +82,48 @@ public final class FormatContext {
     public InputStream open(S3ObjectSplit split, long start, long end) throws IOException {
         Future<byte[]> f = prefetched.remove(prefetchKey(split, start, end));
         if (f != null) {
-            try {
-                return new ByteArrayInputStream(f.get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted waiting for a prefetch");
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof IOException io) {
-                    throw io;
-                }
-                throw new IOException(
-                        "prefetch of " + describe(split.key()) + " failed", e.getCause());
-            }
+            return new ByteArrayInputStream(await(split, f));
         }
         return objectReader.open(split.key(), split.etag(), start, end);
     }
 
-    /** Bytes {@code [start, end)} of the split's object in memory. */
+    /**
+     * Bytes {@code [start, end)} of the split's object in memory: from its prefetch when the range
+     * or the whole object was prefetched, else downloaded now.
+     */
     public byte[] readFully(S3ObjectSplit split, long start, long end) throws IOException {
-        Future<byte[]> f = prefetched.get(prefetchKey(split, start, end));
+        Future<byte[]> f = prefetched.remove(prefetchKey(split, start, end));
         if (f != null) {
-            try (InputStream in = open(split, start, end)) {
-                return in.readAllBytes();
-            }
+            return await(split, f);
+        }
+        Future<byte[]> whole = prefetched.get(prefetchKey(split, 0, split.objectSize()));
+        if (whole != null && start >= 0 && end <= split.objectSize() && start <= end) {
+            return Arrays.copyOfRange(await(split, whole), (int) start, (int) end);
         }
         return objectReader.readFully(split.key(), split.etag(), start, end);
+    }
+
+    /**
+     * The whole object's bytes when they were prefetched (waiting for the download to end), else
+     * null; taken, so a second call gives null. For readers that serve all their reads from one
+     * array, such as Parquet's footer and column chunks.
+     */
+    public byte[] takePrefetchedObject(S3ObjectSplit split) throws IOException {
+        Future<byte[]> f = prefetched.remove(prefetchKey(split, 0, split.objectSize()));
+        return f == null ? null : await(split, f);
+    }
+
+    private byte[] await(S3ObjectSplit split, Future<byte[]> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted waiting for a prefetch");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("prefetch of " + describe(split.key()) + " failed", e.getCause());
+        }
     }
 }

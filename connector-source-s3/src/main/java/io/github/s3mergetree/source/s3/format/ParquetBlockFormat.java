@@ -118,8 +118,10 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                         object + ": not a Parquet file (" + size + " bytes, too small)");
             }
             this.file = new CachedRangeInputFile(ctx, split);
-            long tailStart = Math.max(0, size - TAIL_BYTES);
-            byte[] tail = ctx.readFully(split, tailStart, size);
+            // a small object prefetched whole serves the footer and every row group: no more GETs
+            byte[] whole = split.isWholeObject() ? ctx.takePrefetchedObject(split) : null;
+            long tailStart = whole != null ? 0 : Math.max(0, size - TAIL_BYTES);
+            byte[] tail = whole != null ? whole : ctx.readFully(split, tailStart, size);
             int n = tail.length;
             if (tail[n - 4] != 'P'
                     || tail[n - 3] != 'A'

@@ -259,6 +259,47 @@ class ParquetBlockFormatTest {
     }
 
     @Test
+    void anObjectPrefetchedWholeIsReadWithoutAnotherGet() throws Exception {
+        long rows = 200_000;
+        byte[] file =
+                ParquetFiles.write(
+                        "message m { required int64 id; optional binary name (STRING); }",
+                        rows,
+                        CompressionCodecName.ZSTD,
+                        128 * 1024,
+                        (g, i) -> {
+                            g.add("id", i);
+                            g.add("name", "some longer text " + (i * 7919 % 100_003));
+                        });
+        // larger than the footer read (256 KiB): footer and row groups are sub-ranges of it
+        assertThat(file.length).isGreaterThan(256 * 1024);
+        Files.write(dir.resolve("small.parquet"), file);
+        ParquetBlockFormat format =
+                new ParquetBlockFormat(TargetSchema.parse("id Int64, name String"));
+        try (FormatTesting t = testing(10_000)) {
+            S3ObjectSplit split = t.wholeSplit("small.parquet");
+            var direct = t.readAll(format, split);
+            long getsWithout = t.metrics.getRequests();
+            assertThat(getsWithout).isGreaterThan(1); // footer, then row groups (several)
+
+            // as S3SplitReader prefetches a small next object: the whole of it, in advance
+            t.context.registerPrefetch(
+                    split,
+                    0,
+                    split.objectSize(),
+                    java.util.concurrent.CompletableFuture.completedFuture(file.clone()));
+            var prefetched = t.readAll(format, split);
+            assertThat(t.metrics.getRequests()).isEqualTo(getsWithout);
+            assertThat(t.context.takePrefetchedObject(split) == null)
+                    .as("the reader took the prefetched object instead of copying ranges of it")
+                    .isTrue();
+            assertThat(FormatTesting.rows(prefetched)).isEqualTo(rows);
+            assertThat(ArrowFromClickHouseTest.rowBinary(prefetched))
+                    .isEqualTo(ArrowFromClickHouseTest.rowBinary(direct));
+        }
+    }
+
+    @Test
     void mismatchNamesObjectAndColumn() throws Exception {
         Files.write(
                 dir.resolve("x.parquet"),
