@@ -215,19 +215,26 @@ class ParquetBlockFormatTest {
         }
     }
 
+    /**
+     * {@code rows} rows of (id, a text of ~22 bytes), in row groups of about {@code rowGroupBytes}.
+     */
+    private static byte[] idsAndTexts(long rows, CompressionCodecName codec, long rowGroupBytes)
+            throws Exception {
+        return ParquetFiles.write(
+                "message m { required int64 id; optional binary name (STRING); }",
+                rows,
+                codec,
+                rowGroupBytes,
+                (g, i) -> {
+                    g.add("id", i);
+                    g.add("name", "some longer text " + (i * 7919 % 100_003));
+                });
+    }
+
     @Test
     void byteRangeSplitsOwnEachRowGroupOnceAndRestoreResumesExactly() throws Exception {
         long rows = 200_000;
-        byte[] file =
-                ParquetFiles.write(
-                        "message m { required int64 id; optional binary name (STRING); }",
-                        rows,
-                        CompressionCodecName.SNAPPY,
-                        256 * 1024,
-                        (g, i) -> {
-                            g.add("id", i);
-                            g.add("name", "some longer text " + (i * 7919 % 100_003));
-                        });
+        byte[] file = idsAndTexts(rows, CompressionCodecName.SNAPPY, 256 * 1024);
         Files.write(dir.resolve("big.parquet"), file);
         ParquetBlockFormat format =
                 new ParquetBlockFormat(TargetSchema.parse("id Int64, name String"));
@@ -261,16 +268,7 @@ class ParquetBlockFormatTest {
     @Test
     void anObjectPrefetchedWholeIsReadWithoutAnotherGet() throws Exception {
         long rows = 200_000;
-        byte[] file =
-                ParquetFiles.write(
-                        "message m { required int64 id; optional binary name (STRING); }",
-                        rows,
-                        CompressionCodecName.ZSTD,
-                        128 * 1024,
-                        (g, i) -> {
-                            g.add("id", i);
-                            g.add("name", "some longer text " + (i * 7919 % 100_003));
-                        });
+        byte[] file = idsAndTexts(rows, CompressionCodecName.ZSTD, 128 * 1024);
         // larger than the footer read (256 KiB): footer and row groups are sub-ranges of it
         assertThat(file.length).isGreaterThan(256 * 1024);
         Files.write(dir.resolve("small.parquet"), file);
