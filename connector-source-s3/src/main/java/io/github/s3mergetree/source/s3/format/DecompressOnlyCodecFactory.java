@@ -35,7 +35,8 @@ final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
                 if (codec == CompressionCodecName.UNCOMPRESSED) {
                     return bytes;
                 }
-                // a page of a column chunk read into a heap buffer: decompress it in place
+                // into the page buffer the reader lent for this data page (PageScratch), else a new
+                // array
                 ByteBuffer b = bytes.toByteBuffer();
                 byte[] out = PageScratch.outputFor(uncompressedSize);
                 if (b.hasArray()) {
