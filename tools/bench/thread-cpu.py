@@ -9,7 +9,9 @@ usage: tools/bench/thread-cpu.py PID OUT_PREFIX [INTERVAL_S]
 Roles (Linux thread names, 15 characters): fetch = the source's fetcher (download wait, Parquet decode),
 insert = the sink's insert threads (sort, serialize, compress, write), task = the Flink task thread
 (hands blocks to the sink), download = S3 ranged GETs, gc, jit (C1/C2 compiler threads), main (JVM and
-MiniCluster start), other (Flink RPC, metrics, merges, ...)."""
+MiniCluster start), other (Flink RPC, metrics, merges, ...).
+The .tsv also has the whole machine's idle and steal (from /proc/stat, % of one core, not in the totals): a
+core idle while the job runs is time no faster code can win back; steal is time the hypervisor gave away."""
 import os, sys, time
 
 ROLES = ["main", "fetch", "task", "insert", "download", "gc", "jit", "other"]
@@ -31,6 +33,13 @@ def role(name):
     if name in ("java", "main"):
         return "main"
     return "other"
+
+
+def machine_ticks():
+    """(idle + iowait, steal) jiffies of all cores since boot, from /proc/stat."""
+    with open("/proc/stat") as f:
+        cpu = f.readline().split()[1:]
+    return int(cpu[3]) + int(cpu[4]), int(cpu[7]) if len(cpu) > 7 else 0
 
 
 def java_of(pid):
@@ -61,8 +70,9 @@ def main():
         return
     prev, total = {}, {r: 0 for r in ROLES}
     t0 = time.time()
+    prev_machine = machine_ticks()
     with open(prefix + ".tsv", "w") as tsv:
-        tsv.write("t_s\t" + "\t".join(ROLES) + "\n")
+        tsv.write("t_s\t" + "\t".join(ROLES) + "\tmachine_idle\tmachine_steal\n")
         while os.path.exists(f"/proc/{pid}"):
             cur, per = {}, {r: 0 for r in ROLES}
             try:
@@ -83,7 +93,11 @@ def main():
                 per[role(name)] += d
                 total[role(name)] += d
             prev = cur
-            tsv.write(f"{time.time() - t0:.1f}\t" + "\t".join(f"{100 * per[r] / hz / interval:.0f}" for r in ROLES) + "\n")
+            machine = machine_ticks()
+            idle, steal = (m - p for m, p in zip(machine, prev_machine))
+            prev_machine = machine
+            tsv.write(f"{time.time() - t0:.1f}\t" + "\t".join(f"{100 * per[r] / hz / interval:.0f}" for r in ROLES)
+                      + f"\t{100 * idle / hz / interval:.0f}\t{100 * steal / hz / interval:.0f}\n")
             tsv.flush()
             time.sleep(interval)
     with open(prefix + ".txt", "w") as out:
