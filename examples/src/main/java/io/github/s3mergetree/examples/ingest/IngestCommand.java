@@ -443,26 +443,31 @@ public final class IngestCommand implements Subcommand {
         }
 
         private void printSummary(TableProgress.Snapshot s, Instant readingStart) {
-            double seconds = 0;
-            if (readingStart != null) {
-                Instant end =
-                        s.lastEvent() != null && s.lastEvent().isAfter(readingStart)
-                                ? s.lastEvent()
-                                : Instant.now();
-                seconds = Duration.between(readingStart, end).toMillis() / 1e3;
-            }
+            double seconds = secondsSince(readingStart, s.lastEvent());
+            double insertSeconds = secondsSince(readingStart, s.lastNewPart());
             out.printf(
                     Locale.ROOT,
                     "{\"rows\":%d,\"bytes_uncompressed\":%d,\"seconds\":%.3f,\"rows_per_s\":%.0f,"
+                            + "\"insert_seconds\":%.3f,"
                             + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d}%n",
                     s.rows(),
                     s.bytesUncompressed(),
                     seconds,
                     seconds > 0 ? s.rows() / seconds : 0.0,
+                    insertSeconds,
                     s.partsWritten(),
                     s.activeParts(),
                     s.merges());
             out.flush();
+        }
+
+        /** Seconds from the job's reading start to {@code end} (now when there is none yet). */
+        private static double secondsSince(Instant readingStart, Instant end) {
+            if (readingStart == null) {
+                return 0;
+            }
+            Instant until = end != null && end.isAfter(readingStart) ? end : Instant.now();
+            return Duration.between(readingStart, until).toMillis() / 1e3;
         }
     }
 }

@@ -30,14 +30,19 @@ public final class TableProgress {
     private static final Pattern ROWS = Pattern.compile("\"rows\":(\\d+)");
     private static final Pattern BYTES = Pattern.compile("\"bytes_uncompressed\":(\\d+)");
 
-    /** Totals since the start line. */
+    /**
+     * Totals since the start line. {@code lastEvent} is the time of the last inserted or merged
+     * part, {@code lastNewPart} that of the last inserted one (when the ingested rows were all
+     * committed, merges aside: what ClickHouse's INSERT waits for); null before the first.
+     */
     public record Snapshot(
             long rows,
             long bytesUncompressed,
             long partsWritten,
             long merges,
             int activeParts,
-            Instant lastEvent) {}
+            Instant lastEvent,
+            Instant lastNewPart) {}
 
     private final Path table;
     private final Path log;
@@ -51,6 +56,7 @@ public final class TableProgress {
     private long parts;
     private long merges;
     private Instant last;
+    private Instant lastNewPart;
 
     public TableProgress(Path table) {
         this.table = table;
@@ -71,7 +77,7 @@ public final class TableProgress {
                 table.resolve(TableDirectory.METADATA_DIR).resolve(TableDirectory.DDL_FILE))) {
             active = TableDirectory.open(table).activeParts().size();
         }
-        return new Snapshot(rows, bytes, parts, merges, active, last);
+        return new Snapshot(rows, bytes, parts, merges, active, last, lastNewPart);
     }
 
     /**
@@ -87,6 +93,7 @@ public final class TableProgress {
             parts = 0;
             merges = 0;
             last = null;
+            lastNewPart = null;
         }
         byte[] appended;
         int length;
@@ -140,10 +147,17 @@ public final class TableProgress {
         }
         try {
             Instant t = Instant.parse(group(TIME, line, ""));
-            last = last == null || t.isAfter(last) ? t : last;
+            last = later(last, t);
+            if ("NewPart".equals(type)) {
+                lastNewPart = later(lastNewPart, t);
+            }
         } catch (DateTimeParseException e) {
             // not an event time ClickHouse would write: the event counts, its time does not
         }
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a == null || b.isAfter(a) ? b : a;
     }
 
     private static String group(Pattern p, String line) {

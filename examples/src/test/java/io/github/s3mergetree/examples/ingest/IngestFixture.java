@@ -110,6 +110,13 @@ final class IngestFixture implements AutoCloseable {
             assertThat(m.find()).as("%s in %s", name, lastLine()).isTrue();
             return Long.parseLong(m.group(1));
         }
+
+        /** A decimal field of the summary line. */
+        double decimal(String name) {
+            Matcher m = Pattern.compile("\"" + name + "\":([0-9.]+)").matcher(lastLine());
+            assertThat(m.find()).as("%s in %s", name, lastLine()).isTrue();
+            return Double.parseDouble(m.group(1));
+        }
     }
 
     static Result runInProcess(List<String> args) {

@@ -37,6 +37,7 @@ class TableProgressTest {
         assertThat(s.rows()).isEqualTo(120);
         assertThat(s.bytesUncompressed()).isEqualTo(1200);
         assertThat(s.lastEvent()).isEqualTo(Instant.parse("2026-11-30T10:00:02Z"));
+        assertThat(s.lastNewPart()).isEqualTo(Instant.parse("2026-11-30T10:00:02Z"));
         assertThat(s.activeParts()).isZero();
 
         append(
@@ -49,6 +50,8 @@ class TableProgressTest {
         assertThat(s.rows()).isEqualTo(125);
         assertThat(s.merges()).isEqualTo(1);
         assertThat(s.lastEvent()).isEqualTo(Instant.parse("2026-11-30T10:00:04Z"));
+        // a merge is not an insert: the rows were all committed with the last new part
+        assertThat(s.lastNewPart()).isEqualTo(Instant.parse("2026-11-30T10:00:03Z"));
         assertThat(progress.partLogLines()).isEqualTo(4);
 
         // from another line on: the first part is not counted
