@@ -19,6 +19,8 @@
 # $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals). A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
 # COMMAND_JVM_OPTS (default: those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none).
 # OURS_SNAPSHOT=DIR runs saved classes as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
+# results.tsv: seconds = the job's start of reading to its last commit (for chDB: the query); insert_s = to the
+# commit of its last inserted part (merges that settle at the end of a bounded ingest excluded).
 # the body is one function, so bash has read all of it before it runs (editing the file mid-run is safe)
 main() {
 set -euo pipefail
@@ -92,7 +94,7 @@ PORT=$(cat "$OUT/port"); EP="http://127.0.0.1:$PORT"
 echo "S3 API server at $EP (pid $server_pid)" >&2
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\n' > "$OUT/results.tsv"
+printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\tinsert_s\n' > "$OUT/results.tsv"
 emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 
 run_chdb() {  # round
@@ -105,7 +107,7 @@ run_chdb() {  # round
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, l, w, t] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, "chdb", "-", l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s, j.mb_per_s_uncompressed,
-      Math.round(rss / 1024), (u + sy).toFixed(1), "-", j.active_parts, "-"].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")")"
+      Math.round(rss / 1024), (u + sy).toFixed(1), "-", j.active_parts, "-", "-", j.seconds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")")"
 }
 
 # as ./s3-mergetree does: a class-data sharing archive per build, from a small training run
@@ -156,7 +158,7 @@ run_ours() {  # round parallelism [side classpath]
     const j = JSON.parse(process.argv[1]); const [r, p, l, w, t] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, process.argv[7], p, l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s,
       (j.bytes_uncompressed / 1e6 / j.seconds).toFixed(1), Math.round(rss / 1024), (u + sy).toFixed(1), j.parts_written, j.active_parts, j.merges,
-      process.argv[8]].join("\t"));' \
+      process.argv[8], j.insert_seconds ?? "-"].join("\t"));' \
     "$j" "$1" "$2" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/ours.time")" "$side" \
     "$(cat "$OUT/$side-r$1-p$2.threads.txt" 2>/dev/null || echo -)")"
   # only the last round's tables are compared with chDB's: drop the others (1.2 GB each)
