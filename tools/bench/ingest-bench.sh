@@ -9,7 +9,8 @@
 #   tools/bench/ingest-bench.sh                         # full run: 24 files × 100,000 rows
 #   FILES=4 ROWS=50000 ROUNDS=1 tools/bench/ingest-bench.sh   # quick run
 #
-# Environment (defaults): FILES=24 ROWS=100000 (rows per file), ROUNDS=2 (each round: chDB, ours p=2, ours p=1),
+# Environment (defaults): FILES=24 ROWS=100000 (rows per file), COPIES=1 (COPIES=4: each object served 4 times
+# under other keys, hard links: 4× the rows for a longer ingest, where the JVM's start and warm-up weigh less), ROUNDS=2 (each round: chDB, ours p=2, ours p=1),
 # PARALLELISMS="2 1", SETTINGS="" (extra `--setting name=value` pairs for ours, space separated),
 # CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g), PROFILE=1 (JFR of the
 # first p=2 run into $OUT/ingest-p2.jfr), CDS=1 (ours and base run, as ./s3-mergetree does, with a class-data
@@ -26,7 +27,7 @@ main() {
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-FILES="${FILES:-24}"; ROWS="${ROWS:-100000}"; ROUNDS="${ROUNDS:-2}"; PARALLELISMS="${PARALLELISMS:-2 1}"
+FILES="${FILES:-24}"; ROWS="${ROWS:-100000}"; ROUNDS="${ROUNDS:-2}"; PARALLELISMS="${PARALLELISMS:-2 1}"; COPIES="${COPIES:-1}"
 SETTINGS="${SETTINGS:-}"; CHDB_SETTINGS="${CHDB_SETTINGS:-}"; JAVA_OPTS="${JAVA_OPTS:-}"; PROFILE="${PROFILE:-0}"
 # the JVM options ./s3-mergetree starts with (tools/s3-mergetree-jvm.options), before JAVA_OPTS
 COMMAND_JVM_OPTS="${COMMAND_JVM_OPTS-$(grep -v '^#' tools/s3-mergetree-jvm.options | xargs)}"
@@ -81,8 +82,19 @@ if [ ! -f "$data/.done" ]; then
   node "$SHARED/gen-posts.js" "$data/bucket/posts" "$FILES" "$ROWS" >&2
   touch "$data/.done"
 fi
+if [ "$COPIES" -gt 1 ]; then  # COPIES× the objects: hard links of the generated files under other keys
+  copies="$DATA/posts-${FILES}x${ROWS}-copies$COPIES"
+  if [ ! -f "$copies/.done" ]; then
+    rm -rf "$copies"; mkdir -p "$copies/bucket/posts"
+    for k in $(seq "$COPIES"); do
+      for f in "$data"/bucket/posts/*.parquet; do ln "$f" "$copies/bucket/posts/c$k-$(basename "$f")"; done
+    done
+    touch "$copies/.done"
+  fi
+  data="$copies"
+fi
 bytes=$(du -cb "$data"/bucket/posts/*.parquet | tail -1 | cut -f1)
-echo "data: $FILES files × $ROWS rows, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB Parquet in $data" >&2
+echo "data: $COPIES × $FILES files × $ROWS rows, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB Parquet in $data" >&2
 
 # the S3 API server (one JVM for both sides)
 mkdir -p "$OUT"; rm -f "$OUT/port"
