@@ -180,6 +180,7 @@ public final class TableDirectory {
      */
     public boolean publishMerge(Path mergedTmp, PartName name, List<PartName> sources)
             throws IOException {
+        FaultPoints.reach("merge.before-lock");
         try (TableLock.Held ignored = lock.acquire()) {
             recoverLocked();
             List<PartName> inRange = new ArrayList<>();
