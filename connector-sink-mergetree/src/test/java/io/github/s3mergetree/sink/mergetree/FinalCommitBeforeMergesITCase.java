@@ -2,7 +2,6 @@ package io.github.s3mergetree.sink.mergetree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.table.FaultPoints;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableDirectory;
@@ -17,10 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -85,22 +81,14 @@ class FinalCommitBeforeMergesITCase {
                     }
                 });
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
-        env.setParallelism(2);
-        env.enableCheckpointing(100);
-        env.getConfig().enableObjectReuse();
-        env.fromSequence(0, BLOCKS - 1)
-                .map(MergesBackpressureITCase::block)
-                .returns(TypeInformation.of(Block.class))
-                .sinkTo(
-                        MergeTreeSink.forBlocks()
-                                .setTablePath(dir.toString())
-                                .setDdl(MergesBackpressureITCase.ddl("t"))
-                                .setOption(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS, 1L)
-                                .setOption(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS, 50L)
-                                .build());
-        env.execute("final commit before merges");
+        MergesBackpressureITCase.runStreamingJob(
+                BLOCKS,
+                MergeTreeSink.forBlocks()
+                        .setTablePath(dir.toString())
+                        .setDdl(MergesBackpressureITCase.ddl("t"))
+                        .setOption(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS, 1L)
+                        .setOption(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS, 50L)
+                        .build());
 
         assertThat(held.get()).as("merges held before publishing").isPositive();
         assertThat(gaveUp.get())

@@ -75,27 +75,37 @@ class MergesBackpressureITCase {
         return b.build();
     }
 
-    @Test
-    void coordinatorMergesWhileWritersAreBackpressured() throws Exception {
-        Path dir = tmp.resolve("m");
+    /**
+     * Runs a STREAMING job (parallelism 2, checkpoints every 100 ms, object reuse) that sends
+     * {@code block(0 .. blocks - 1)} into {@code sink}, each block its own insert block when the
+     * sink's {@code min_insert_block_size_rows} is 1.
+     */
+    static void runStreamingJob(int blocks, MergeTreeSink<Block> sink) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.setParallelism(2);
         env.enableCheckpointing(100);
         env.getConfig().enableObjectReuse();
-        env.fromSequence(0, BLOCKS - 1)
+        env.fromSequence(0, blocks - 1)
                 .map(MergesBackpressureITCase::block)
                 .returns(TypeInformation.of(Block.class))
-                .sinkTo(
-                        MergeTreeSink.forBlocks()
-                                .setTablePath(dir.toString())
-                                .setDdl(ddl("m"))
-                                .setOption(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS, 1L)
-                                .setOption(MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT, 4)
-                                .setOption(MergeTreeSinkOptions.PARTS_TO_THROW_INSERT, 30)
-                                .setOption(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS, 200L)
-                                .build());
-        env.execute("merges");
+                .sinkTo(sink);
+        env.execute("blocks " + blocks);
+    }
+
+    @Test
+    void coordinatorMergesWhileWritersAreBackpressured() throws Exception {
+        Path dir = tmp.resolve("m");
+        runStreamingJob(
+                BLOCKS,
+                MergeTreeSink.forBlocks()
+                        .setTablePath(dir.toString())
+                        .setDdl(ddl("m"))
+                        .setOption(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS, 1L)
+                        .setOption(MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT, 4)
+                        .setOption(MergeTreeSinkOptions.PARTS_TO_THROW_INSERT, 30)
+                        .setOption(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS, 200L)
+                        .build());
 
         long n = (long) BLOCKS * ROWS_PER_BLOCK;
         ch.execute(ddl("ours"));
