@@ -52,7 +52,11 @@ class DemoScriptE2ECase {
         int code = demo.waitFor(Duration.ofMinutes(5)); // a first run also writes the CDS archive
         assertThat(code).as(demo.describe()).isZero();
 
-        JsonNode summary = E2E.JSON.readTree(Cli.lastLine(demo.stdout()));
+        String last = Cli.lastLine(demo.stdout());
+        assertThat(last)
+                .as("the last stdout line is the JSON summary; %s", demo.describe())
+                .startsWith("{\"rows\":");
+        JsonNode summary = E2E.JSON.readTree(last);
         assertThat(summary.path("rows").asLong())
                 .as(demo.describe())
                 .isEqualTo((long) ROWS * FILES);
