@@ -51,6 +51,7 @@ import sun.misc.Signal;
  */
 public final class IngestCommand implements Subcommand {
     private static final Duration POLL = Duration.ofMillis(250);
+    private static final Duration POLL_UNTIL_RUNNING = Duration.ofMillis(10);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
 
     @Override
@@ -386,7 +387,11 @@ public final class IngestCommand implements Subcommand {
             long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
             while (!result.isDone()) {
                 try {
-                    result.get(POLL.toMillis(), TimeUnit.MILLISECONDS);
+                    // until the job runs, poll often: its start of reading is the summary's zero,
+                    // and
+                    // a late one would shorten the measured seconds (by up to POLL)
+                    Duration wait = readingStart == null ? POLL_UNTIL_RUNNING : POLL;
+                    result.get(wait.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (java.util.concurrent.TimeoutException e) {
                     // poll
                 }
