@@ -387,9 +387,8 @@ public final class IngestCommand implements Subcommand {
             long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
             while (!result.isDone()) {
                 try {
-                    // until the job runs, poll often: its start of reading is the summary's zero,
-                    // and
-                    // a late one would shorten the measured seconds (by up to POLL)
+                    // until the job runs, poll often: its start of reading is the summary's
+                    // zero, and a late one would shorten the measured seconds (by up to POLL)
                     Duration wait = readingStart == null ? POLL_UNTIL_RUNNING : POLL;
                     result.get(wait.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (java.util.concurrent.TimeoutException e) {

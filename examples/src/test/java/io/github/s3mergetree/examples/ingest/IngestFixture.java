@@ -106,16 +106,20 @@ final class IngestFixture implements AutoCloseable {
         }
 
         long field(String name) {
-            Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(lastLine());
-            assertThat(m.find()).as("%s in %s", name, lastLine()).isTrue();
-            return Long.parseLong(m.group(1));
+            return Long.parseLong(value(name, "\\d+"));
         }
 
         /** A decimal field of the summary line. */
         double decimal(String name) {
-            Matcher m = Pattern.compile("\"" + name + "\":([0-9.]+)").matcher(lastLine());
+            return Double.parseDouble(value(name, "[0-9.]+"));
+        }
+
+        /** The text of field {@code name} of the summary line, matching {@code valueRegex}. */
+        private String value(String name, String valueRegex) {
+            Matcher m =
+                    Pattern.compile("\"" + name + "\":(" + valueRegex + ")").matcher(lastLine());
             assertThat(m.find()).as("%s in %s", name, lastLine()).isTrue();
-            return Double.parseDouble(m.group(1));
+            return m.group(1);
         }
     }
 
