@@ -1,5 +1,6 @@
 package io.github.s3mergetree.sink.mergetree;
 
+import io.github.s3mergetree.connector.compat.CompatSink;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittableSerializer;
@@ -59,7 +60,7 @@ public final class MergeTreeSink<IN>
         implements SupportsWriterState<IN, MergeTreeWriterState>,
                 SupportsCommitter<MergeTreeCommittable>,
                 SupportsPostCommitTopology<MergeTreeCommittable>,
-                org.apache.flink.api.connector.sink2.Sink<IN> {
+                CompatSink<IN> {
     private static final long serialVersionUID = 1L;
 
     private final TableStorage storage;
