@@ -2,6 +2,7 @@ package io.github.s3mergetree.source.s3;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.Compression;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormats;
@@ -10,7 +11,6 @@ import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
 import io.github.s3mergetree.source.s3.reader.RecordExpander;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.time.ZoneId;
