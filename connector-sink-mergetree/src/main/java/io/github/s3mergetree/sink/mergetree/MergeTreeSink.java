@@ -28,6 +28,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -153,19 +154,52 @@ public final class MergeTreeSink<IN>
         return new MergeTreeCommittableSerializer();
     }
 
-    /** Adds the table's merge coordinator (parallelism 1) after the committers. */
+    /**
+     * Adds the table's merge coordinator (parallelism 1) after the committers. When the sink has a
+     * uid ({@code sinkTo(sink).uid("...")}), the coordinator gets one too, {@code
+     * "mergetree-merges"}, which Flink prefixes with the sink's (the committer's uid, derived from
+     * the sink's, is set when this runs); without one Flink derives every operator's id from the
+     * topology, and it refuses a uid on an operator of a sink that has none.
+     */
     @Override
     public void addPostCommitTopology(
             DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
+        boolean sinkHasUid = hasUidUpstream(committables.getTransformation());
+        DataStreamSink<?> added;
         if (options.get(MergeTreeSinkOptions.MERGES_ENABLED)) {
-            committables
-                    .global()
-                    .sinkTo(new MergeCoordinator(ddl, storage, options))
-                    .name("MergeTree merges: " + storage.describe())
-                    .setParallelism(1)
-                    .setMaxParallelism(1);
+            added =
+                    committables
+                            .global()
+                            .sinkTo(new MergeCoordinator(ddl, storage, options))
+                            .name("MergeTree merges: " + storage.describe())
+                            .setParallelism(1)
+                            .setMaxParallelism(1);
+            if (sinkHasUid) {
+                added.uid(MERGES_UID);
+            }
         } else {
-            committables.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
+            added = committables.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
+            if (sinkHasUid) {
+                added.uid(COMMITS_UID);
+            }
         }
     }
+
+    /** Whether {@code t} or what feeds it (the committer, behind a partitioning) has a uid. */
+    private static boolean hasUidUpstream(org.apache.flink.api.dag.Transformation<?> t) {
+        for (int depth = 0; t != null && depth < 4; depth++) {
+            if (t.getUid() != null) {
+                return true;
+            }
+            List<org.apache.flink.api.dag.Transformation<?>> inputs = t.getInputs();
+            t = inputs.size() == 1 ? inputs.get(0) : null;
+        }
+        return false;
+    }
+
+    /** The uid of the merge coordinator (after the sink's uid). */
+    public static final String MERGES_UID = "mergetree-merges";
+
+    /** The uid of the end of the commits when merges are off (after the sink's uid). */
+    public static final String COMMITS_UID = "mergetree-commits";
 }

@@ -104,6 +104,20 @@ public final class S3Source<T>
         return new S3SourceBuilder<>();
     }
 
+    /**
+     * A builder whose blocks reach the output through the expander {@code factory} makes from the
+     * decoded columns and the session time zone (the SQL source's typed rows).
+     */
+    @org.apache.flink.annotation.Internal
+    public static <T> S3SourceBuilder<T> expandingBlocks(
+            java.util.function.BiFunction<
+                            io.github.s3mergetree.source.s3.format.TargetSchema,
+                            java.time.ZoneId,
+                            RecordExpander<Block, T>>
+                    factory) {
+        return new S3SourceBuilder<T>().expandBlocks(factory);
+    }
+
     /** The same as {@link #builder()}. */
     public static S3SourceBuilder<Block> forBlocks() {
         return builder();

@@ -1,8 +1,8 @@
 package io.github.s3mergetree.source.s3;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.source.s3.format.Compression;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormats;
