@@ -1,5 +1,6 @@
 package io.github.s3mergetree.examples.cli;
 
+import io.github.s3mergetree.delivery.DeliveryFaultPoints;
 import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.PartDelivery;
@@ -80,6 +81,17 @@ public final class DeliverCommand implements Subcommand {
                                 "--resolve"),
                         Set.of("--s3-path-style", "--verbose"),
                         Set.of());
+        String haltAt = System.getProperty("s3mergetree.deliver.halt-at");
+        if (haltAt != null) {
+            // for crash tests only: stop the JVM dead at that point of the protocol, as kill -9
+            // would (no finally blocks, no shutdown hooks)
+            DeliveryFaultPoints.install(
+                    p -> {
+                        if (p.equals(haltAt)) {
+                            Runtime.getRuntime().halt(137);
+                        }
+                    });
+        }
         String tablePath = a.required("--table-path");
         ClickHouseEndpoint endpoint;
         TableName tableName;
