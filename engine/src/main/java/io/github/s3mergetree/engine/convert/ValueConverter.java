@@ -107,10 +107,22 @@ public final class ValueConverter {
      * \n}, {@code \t}, {@code \0} or {@code \xNN}, so binary bytes never reach a log raw.
      */
     public static String escape(String s) {
+        return escape(s, true);
+    }
+
+    /**
+     * A message made printable: control characters escaped as in {@link #escape}, quotes and
+     * backslashes left as they are (for a message that already quotes its values).
+     */
+    public static String printable(String s) {
+        return escape(s, false);
+    }
+
+    private static String escape(String s, boolean quotes) {
         StringBuilder b = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            String e = escapeChar(c);
+            String e = escapeChar(c, quotes);
             if (e != null && b == null) {
                 b = new StringBuilder(s.length() + 16).append(s, 0, i);
             }
@@ -125,14 +137,14 @@ public final class ValueConverter {
         return b == null ? s : b.toString();
     }
 
-    private static String escapeChar(char c) {
+    private static String escapeChar(char c, boolean quotes) {
         return switch (c) {
             case '\n' -> "\\n";
             case '\t' -> "\\t";
             case '\r' -> "\\r";
             case '\0' -> "\\0";
-            case '\\' -> "\\\\";
-            case '\'' -> "\\'";
+            case '\\' -> quotes ? "\\\\" : null;
+            case '\'' -> quotes ? "\\'" : null;
             default ->
                     c == '\uFFFD'
                             ? "\\uFFFD" // a byte lost before this value reached the converter
@@ -157,7 +169,7 @@ public final class ValueConverter {
             StringBuilder b = new StringBuilder(bytes.length * 2);
             for (byte x : bytes) {
                 int u = x & 0xFF;
-                String esc = u < 0x80 ? escapeChar((char) u) : null;
+                String esc = u < 0x80 ? escapeChar((char) u, true) : null;
                 if (u >= 0x80) {
                     b.append(String.format("\\x%02X", u));
                 } else if (esc != null) {

@@ -232,7 +232,7 @@ final class ParquetColumnDecoder {
             }
             b.append(b.length() == 0 ? "" : ": ").append(m);
         }
-        return ValueConverter.escape(b.length() == 0 ? e.toString() : b.toString());
+        return ValueConverter.printable(b.length() == 0 ? e.toString() : b.toString());
     }
 
     /**

@@ -57,6 +57,18 @@ class RealWorldFilesITCase {
                         + " ClickHouse reads them");
     }
 
+    /** What the errors of refused files must say (besides naming the object), by file. */
+    static final Map<String, List<String>> ERROR_MUST_SAY =
+            Map.of(
+                    "pyarrow-crc-wrong.parquet",
+                    List.of("row group 0, column 's'", "Page CRC checksum verification failed"),
+                    "pyarrow-snappy-corrupt-page.parquet",
+                    List.of("row group 0", "column 's'"),
+                    "pyarrow-truncated.parquet",
+                    List.of("not a Parquet file"),
+                    "pyarrow-stream-truncated.arrows",
+                    List.of("record batch"));
+
     record Case(String file, String format, String structure, String note) {}
 
     enum Outcome {
@@ -205,7 +217,10 @@ class RealWorldFilesITCase {
                             + ", '"
                             + c.structure().replace("\\", "\\\\").replace("'", "\\'")
                             + "') SETTINGS engine_file_truncate_on_insert = 1,"
-                            + " session_timezone = 'UTC'");
+                            + " session_timezone = 'UTC',"
+                            // rows in file order: ClickHouse reads row groups in parallel
+                            + " max_threads = 1, max_parsing_threads = 1,"
+                            + " input_format_parquet_preserve_order = 1");
         } catch (RuntimeException e) {
             chError = e.getMessage();
         }
@@ -260,9 +275,14 @@ class RealWorldFilesITCase {
         if (!message.contains(c.file())) {
             return "the error does not name the object: " + message;
         }
+        for (String must : ERROR_MUST_SAY.getOrDefault(c.file(), List.of())) {
+            if (!message.contains(must)) {
+                return "the error does not say '" + must + "': " + message;
+            }
+        }
         for (int i = 0; i < message.length(); i++) {
             char ch = message.charAt(i);
-            if ((ch < 0x20 && ch != '\n') || ch == 0x7F || ch == '\uFFFD') {
+            if ((ch < 0x20 && ch != '\n') || (ch >= 0x7F && ch < 0xA0) || ch == '\uFFFD') {
                 return "the error holds a raw byte 0x"
                         + Integer.toHexString(ch)
                         + " at "
