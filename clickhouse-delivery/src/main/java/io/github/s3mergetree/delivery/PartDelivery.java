@@ -121,6 +121,7 @@ public abstract class PartDelivery {
             if (pending.isPresent()) {
                 DeliveryIntent p = pending.get();
                 if (!mine.contains(p.id())
+                        && !p.ownerIsGone()
                         && clock.millis() - p.createdMillis() < options.lease().toMillis()) {
                     LOG.info(
                             "Delivery {} to {} is being made by another deliverer; waiting",

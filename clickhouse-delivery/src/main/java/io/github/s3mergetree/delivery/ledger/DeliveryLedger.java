@@ -156,13 +156,15 @@ public final class DeliveryLedger {
         }
         long seq = intents.isEmpty() ? 1 : intents.lastKey() + 1;
         String id = "s3mt-" + targetKey + "-" + seq;
+        String owner = DeliveryIntent.currentOwner();
         DeliveryIntent intent =
-                new DeliveryIntent(seq, id, method, serverNowSeconds, nowMillis, parts);
+                new DeliveryIntent(seq, id, method, serverNowSeconds, nowMillis, owner, parts);
         StringBuilder b = new StringBuilder(INTENT_HEADER).append('\n');
         b.append("id\t").append(id).append('\n');
         b.append("method\t").append(method).append('\n');
         b.append("server_now\t").append(serverNowSeconds).append('\n');
         b.append("created_ms\t").append(nowMillis).append('\n');
+        b.append("owner\t").append(owner).append('\n');
         for (DeliveredPart part : parts) {
             b.append("part\t")
                     .append(part.name())
@@ -248,6 +250,7 @@ public final class DeliveryLedger {
         String method = null;
         long serverNow = 0;
         long created = 0;
+        String owner = null;
         List<DeliveredPart> parts = new ArrayList<>();
         for (int i = 1; i < lines.length; i++) {
             String[] f = lines[i].split("\t");
@@ -256,6 +259,7 @@ public final class DeliveryLedger {
                 case "method" -> method = f[1];
                 case "server_now" -> serverNow = Long.parseLong(f[1]);
                 case "created_ms" -> created = Long.parseLong(f[1]);
+                case "owner" -> owner = f[1];
                 case "part" ->
                         parts.add(
                                 new DeliveredPart(
@@ -276,7 +280,7 @@ public final class DeliveryLedger {
         if (id == null || method == null) {
             throw new IOException("incomplete delivery intent record: " + where);
         }
-        return new DeliveryIntent(seq, id, method, serverNow, created, parts);
+        return new DeliveryIntent(seq, id, method, serverNow, created, owner, parts);
     }
 
     private static DeliveryOutcome parseOutcome(long seq, String text, String where)
