@@ -29,6 +29,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -165,10 +166,30 @@ public final class MergeTreeSink<IN>
     public void addPostCommitTopology(
             DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
         boolean sinkHasUid = hasUidUpstream(committables.getTransformation());
+        DataStream<CommittableMessage<MergeTreeCommittable>> committed = committables;
+        if (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.enabled(options)) {
+            // one chain: Flink expands a single sink in a post-commit topology
+            SingleOutputStreamOperator<CommittableMessage<MergeTreeCommittable>> delivery =
+                    committables
+                            .global()
+                            .map(
+                                    new io.github.s3mergetree.sink.mergetree.delivery
+                                            .DeliveryCoordinator(ddl, storage, options))
+                            .returns(committables.getType())
+                            .name(
+                                    "MergeTree delivery into "
+                                            + options.get(MergeTreeSinkOptions.CLICKHOUSE_TABLE))
+                            .setParallelism(1)
+                            .setMaxParallelism(1);
+            if (sinkHasUid) {
+                delivery.uid(DELIVERY_UID);
+            }
+            committed = delivery;
+        }
         DataStreamSink<?> added;
         if (options.get(MergeTreeSinkOptions.MERGES_ENABLED)) {
             added =
-                    committables
+                    committed
                             .global()
                             .sinkTo(new MergeCoordinator(ddl, storage, options))
                             .name("MergeTree merges: " + storage.describe())
@@ -178,7 +199,7 @@ public final class MergeTreeSink<IN>
                 added.uid(MERGES_UID);
             }
         } else {
-            added = committables.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
+            added = committed.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
             if (sinkHasUid) {
                 added.uid(COMMITS_UID);
             }
@@ -196,6 +217,9 @@ public final class MergeTreeSink<IN>
         }
         return false;
     }
+
+    /** The uid of the delivery coordinator (after the sink's uid). */
+    public static final String DELIVERY_UID = "mergetree-delivery";
 
     /** The uid of the merge coordinator (after the sink's uid). */
     public static final String MERGES_UID = "mergetree-merges";

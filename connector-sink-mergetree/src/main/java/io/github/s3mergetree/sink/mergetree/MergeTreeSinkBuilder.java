@@ -147,6 +147,20 @@ public final class MergeTreeSinkBuilder<IN> {
                             resolved.serverZone(),
                             options.get(MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
         }
+        if (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.enabled(options)) {
+            // the target must fit before the job starts
+            if (known.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "clickhouse.url needs the table's DDL when the sink is built (setDdl)");
+            }
+            try {
+                io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.open(
+                                known.get(), storage, options)
+                        .check();
+            } catch (IOException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        }
         return new MergeTreeSink<>(storage, text, input, new Configuration(options), failures);
     }
 
@@ -171,6 +185,12 @@ public final class MergeTreeSinkBuilder<IN> {
         }
         positive(MergeTreeSinkOptions.MAX_INSERT_THREADS);
         positive(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE);
+        int partitions = options.get(MergeTreeSinkOptions.MAX_PARTITIONS_PER_INSERT_BLOCK);
+        if (partitions < 0) {
+            throw new IllegalArgumentException(
+                    "max_partitions_per_insert_block must be 0 (no limit) or positive, got "
+                            + partitions);
+        }
         if (options.get(MergeTreeSinkOptions.MAX_MEMORY_USAGE) < 0) {
             throw new IllegalArgumentException("max_memory_usage must be >= 0");
         }

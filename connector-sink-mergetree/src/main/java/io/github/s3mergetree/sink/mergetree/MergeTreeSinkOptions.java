@@ -12,7 +12,8 @@ import org.apache.flink.configuration.ConfigOptions;
  * and default: {@code min_insert_block_size_rows}, {@code min_insert_block_size_bytes}, {@code
  * max_insert_threads}, {@code max_memory_usage}, {@code insert_deduplicate}, {@code
  * optimize_on_insert}, {@code background_pool_size}, {@code parts_to_delay_insert}, {@code
- * parts_to_throw_insert}, {@code input_format_skip_unknown_fields}, {@code
+ * parts_to_throw_insert}, {@code max_partitions_per_insert_block}, {@code
+ * throw_on_max_partitions_per_insert_block}, {@code input_format_skip_unknown_fields}, {@code
  * merge_selecting_sleep_ms}. Options of this sink alone use dashes ({@code path}, {@code ddl},
  * {@code sink-id}, ...).
  */
@@ -204,6 +205,27 @@ public final class MergeTreeSinkOptions {
                             "ClickHouse's input_format_skip_unknown_fields: input fields that name"
                                     + " no table column are skipped instead of failing the job.");
 
+    /** ClickHouse's {@code max_partitions_per_insert_block}. */
+    public static final ConfigOption<Integer> MAX_PARTITIONS_PER_INSERT_BLOCK =
+            ConfigOptions.key("max_partitions_per_insert_block")
+                    .intType()
+                    .defaultValue(100)
+                    .withDescription(
+                            "ClickHouse's max_partitions_per_insert_block: an insert block whose"
+                                    + " rows fall into more partitions than this is refused"
+                                    + " (TOO_MANY_PARTS, the job fails) before anything is"
+                                    + " written; 0 = no limit.");
+
+    /** ClickHouse's {@code throw_on_max_partitions_per_insert_block}. */
+    public static final ConfigOption<Boolean> THROW_ON_MAX_PARTITIONS_PER_INSERT_BLOCK =
+            ConfigOptions.key("throw_on_max_partitions_per_insert_block")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "ClickHouse's throw_on_max_partitions_per_insert_block: false only"
+                                    + " logs a warning for a block beyond"
+                                    + " max_partitions_per_insert_block and writes its parts.");
+
     /** Override of the table's {@code parts_to_delay_insert}. */
     public static final ConfigOption<Integer> PARTS_TO_DELAY_INSERT =
             ConfigOptions.key("parts_to_delay_insert")
@@ -271,4 +293,58 @@ public final class MergeTreeSinkOptions {
                     .intType()
                     .noDefaultValue()
                     .withDescription("SQL connector only: the parallelism of the sink writers.");
+
+    // ------------------------------------------------------------------ delivery
+
+    /** The live server the committed parts are delivered into. */
+    public static final ConfigOption<String> CLICKHOUSE_URL =
+            ConfigOptions.key("clickhouse.url")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The HTTP interface of a running ClickHouse server (http://host:8123): every"
+                                    + " commit is delivered into clickhouse.table there, exactly once,"
+                                    + " by a parallelism-1 delivery operator after the committers.");
+
+    /** The target table on that server. */
+    public static final ConfigOption<String> CLICKHOUSE_TABLE =
+            ConfigOptions.key("clickhouse.table")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The target table, database.table; it must exist with the sink's columns,"
+                                    + " engine, partition and sorting keys (checked when the sink is built).");
+
+    /** The server's user. */
+    public static final ConfigOption<String> CLICKHOUSE_USER =
+            ConfigOptions.key("clickhouse.user")
+                    .stringType()
+                    .defaultValue("default")
+                    .withDescription("The ClickHouse user deliveries sign in as.");
+
+    /** The server's password. */
+    public static final ConfigOption<String> CLICKHOUSE_PASSWORD =
+            ConfigOptions.key("clickhouse.password")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription("The ClickHouse user's password (never logged).");
+
+    /** How parts are delivered. */
+    public static final ConfigOption<String> DELIVER =
+            ConfigOptions.key("deliver")
+                    .stringType()
+                    .defaultValue("attach")
+                    .withDescription(
+                            "attach: parts are copied into the server's detached/ and attached (the"
+                                    + " server's table directory must be visible here). restore (tables"
+                                    + " on S3): the server restores them from the bucket.");
+
+    /** The server's table directory as seen by the TaskManager, if not the path it reports. */
+    public static final ConfigOption<String> CLICKHOUSE_TABLE_DIR =
+            ConfigOptions.key("clickhouse.table-dir")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "attach: the server's table data directory as this host sees it (default:"
+                                    + " the path the server reports in system.tables).");
 }

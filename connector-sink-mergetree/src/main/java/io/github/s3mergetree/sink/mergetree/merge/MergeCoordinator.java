@@ -102,7 +102,8 @@ public final class MergeCoordinator
                             pool,
                             poolSize,
                             Clock.systemUTC());
-            this.metrics = new MergeMetrics(context.metricGroup(), scheduler);
+            this.metrics =
+                    new MergeMetrics(context.metricGroup(), scheduler, table::partsDetachedBroken);
             this.tickMillis =
                     Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
             refreshPartCounts();
