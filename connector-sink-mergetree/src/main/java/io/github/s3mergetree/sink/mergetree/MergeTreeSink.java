@@ -27,7 +27,6 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -152,7 +151,12 @@ public final class MergeTreeSink<IN>
         return new MergeTreeCommittableSerializer();
     }
 
-    /** Adds the table's merge coordinator (parallelism 1) after the committers. */
+    /**
+     * Adds the table's merge coordinator (parallelism 1) after the committers; with {@code merges =
+     * false}, nothing: the committers' output then has no consumer. (A sink consuming it would be
+     * chained to the committer and see its end of input before the final checkpoint's commit emits
+     * the last committables: Flink fails such a job with "Received element after endOfInput".)
+     */
     @Override
     public void addPostCommitTopology(
             DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
@@ -163,8 +167,6 @@ public final class MergeTreeSink<IN>
                     .name("MergeTree merges: " + storage.describe())
                     .setParallelism(1)
                     .setMaxParallelism(1);
-        } else {
-            committables.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
         }
     }
 }
