@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * every row committed and no merge run, in BATCH mode, in STREAMING mode with checkpoints (the
  * final checkpoint's commit arrives after the end of input) and through Flink SQL. It once failed
  * every such streaming job with {@code Received element after endOfInput: ... CommittableSummary}:
- * the committables went to a sink chained to the committer, which had already seen its end of
- * input when the final commit emitted them.
+ * the committables went to a sink chained to the committer, which had already seen its end of input
+ * when the final commit emitted them.
  */
 class MergesDisabledITCase {
     @RegisterExtension
