@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3;
 
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorState;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorStateSerializer;
 import io.github.s3mergetree.source.s3.enumerator.S3SourceEnumerator;
@@ -9,7 +10,6 @@ import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.reader.S3SourceReader;
 import io.github.s3mergetree.source.s3.reader.S3SplitReader;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitSerializer;

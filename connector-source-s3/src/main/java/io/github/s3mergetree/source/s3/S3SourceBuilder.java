@@ -1,11 +1,11 @@
 package io.github.s3mergetree.source.s3;
 
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.Compression;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
 import java.net.URI;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;

@@ -1,8 +1,8 @@
 package io.github.s3mergetree.examples.ingest;
 
-import io.github.s3mergetree.source.s3.s3.ObjectStoreClient;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
-import io.github.s3mergetree.source.s3.s3.ObjectSummary;
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.objectstore.ObjectSummary;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package io.github.s3mergetree.source.s3.enumerator;
 
+import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
-import io.github.s3mergetree.source.s3.s3.ObjectSummary;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;

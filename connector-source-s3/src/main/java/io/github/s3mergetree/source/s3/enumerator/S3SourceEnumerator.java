@@ -1,12 +1,12 @@
 package io.github.s3mergetree.source.s3.enumerator;
 
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.objectstore.ObjectSummary;
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
 import io.github.s3mergetree.source.s3.s3.ObjectLister;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreClient;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
-import io.github.s3mergetree.source.s3.s3.ObjectSummary;
-import io.github.s3mergetree.source.s3.s3.RetryPolicy;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;

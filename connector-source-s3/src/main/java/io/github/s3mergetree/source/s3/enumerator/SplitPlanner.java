@@ -1,7 +1,7 @@
 package io.github.s3mergetree.source.s3.enumerator;
 
+import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
-import io.github.s3mergetree.source.s3.s3.ObjectSummary;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.util.ArrayList;
 import java.util.List;

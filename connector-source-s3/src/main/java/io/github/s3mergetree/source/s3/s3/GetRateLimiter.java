@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.s3;
 
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import java.io.IOException;
 import java.util.function.LongSupplier;
 

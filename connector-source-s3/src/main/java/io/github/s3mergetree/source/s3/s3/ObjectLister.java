@@ -1,5 +1,8 @@
 package io.github.s3mergetree.source.s3.s3;
 
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectSummary;
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package io.github.s3mergetree.source.s3.s3;
 
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.RetryPolicy;
+import io.github.s3mergetree.objectstore.RetryableStoreException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.s3;
 
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
@@ -12,7 +13,7 @@ import org.apache.flink.metrics.ThreadSafeSimpleCounter;
  * <p>Registered under the reader's (or enumerator's) metric group in a {@code s3} subgroup, e.g.
  * {@code ...Source__s3.s3.bytesDownloaded}.
  */
-public final class S3SourceMetrics {
+public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     public static final String GROUP = "s3";
     public static final String OBJECTS_LISTED = "objectsListed";
     public static final String LIST_TIME_MS = "listTimeMs";
@@ -71,6 +72,7 @@ public final class S3SourceMetrics {
         bytesDownloaded.inc(bytes);
     }
 
+    @Override
     public void retry(boolean wasThrottled) {
         retries.inc();
         if (wasThrottled) {

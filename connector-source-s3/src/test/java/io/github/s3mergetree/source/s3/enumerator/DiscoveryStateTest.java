@@ -2,8 +2,8 @@ package io.github.s3mergetree.source.s3.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
-import io.github.s3mergetree.source.s3.s3.ObjectSummary;
 import org.junit.jupiter.api.Test;
 
 class DiscoveryStateTest {

@@ -1,7 +1,7 @@
 package io.github.s3mergetree.source.s3.format;
 
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import io.github.s3mergetree.source.s3.testutils.ParquetFiles;
 import java.lang.management.ManagementFactory;

@@ -3,6 +3,11 @@ package io.github.s3mergetree.source.s3.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.s3mergetree.objectstore.ObjectChangedException;
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.objectstore.ObjectSummary;
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.source.s3.testutils.FaultInjectingProxy;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;
 import java.time.Duration;

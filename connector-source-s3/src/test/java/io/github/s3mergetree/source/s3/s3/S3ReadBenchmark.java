@@ -1,5 +1,8 @@
 package io.github.s3mergetree.source.s3.s3;
 
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;
 import java.io.InputStream;
 import java.time.Duration;

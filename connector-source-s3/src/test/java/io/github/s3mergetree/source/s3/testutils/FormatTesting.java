@@ -1,6 +1,8 @@
 package io.github.s3mergetree.source.s3.testutils;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.source.s3.format.FormatContext;
 import io.github.s3mergetree.source.s3.format.FormatReader;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
@@ -8,8 +10,6 @@ import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.s3.GetRateLimiter;
 import io.github.s3mergetree.source.s3.s3.ObjectReader;
-import io.github.s3mergetree.source.s3.s3.ObjectStoreClient;
-import io.github.s3mergetree.source.s3.s3.RetryPolicy;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.github.s3mergetree.source.s3.s3;
+package io.github.s3mergetree.objectstore;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -50,9 +50,9 @@ public final class RetryPolicy implements Serializable {
     }
 
     /**
-     * Runs {@code call}, retrying retryable failures; each retry is reported to {@code metrics}.
+     * Runs {@code call}, retrying retryable failures; each retry is reported to {@code listener}.
      */
-    public <T> T call(IoCallable<T> call, S3SourceMetrics metrics, Sleeper sleeper)
+    public <T> T call(IoCallable<T> call, RetryListener listener, Sleeper sleeper)
             throws IOException {
         int attempt = 0;
         while (true) {
@@ -63,7 +63,7 @@ public final class RetryPolicy implements Serializable {
                 if (attempt >= maxAttempts) {
                     throw e;
                 }
-                metrics.retry(e.throttled());
+                listener.retry(e.throttled());
                 sleep(sleeper, backoffMs(attempt - 1));
             }
         }
@@ -77,6 +77,16 @@ public final class RetryPolicy implements Serializable {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while backing off");
         }
+    }
+
+    /** Told of every retry (metrics count them). */
+    @FunctionalInterface
+    public interface RetryListener {
+        /** Nobody listens. */
+        RetryListener NONE = throttled -> {};
+
+        /** A call is retried; {@code throttled} when the store asked to slow down. */
+        void retry(boolean throttled);
     }
 
     /** A call that may throw {@link IOException}. */

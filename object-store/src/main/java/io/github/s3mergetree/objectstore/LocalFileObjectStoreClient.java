@@ -1,4 +1,4 @@
-package io.github.s3mergetree.source.s3.s3;
+package io.github.s3mergetree.objectstore;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
