@@ -27,6 +27,7 @@ public final class S3MergeTreeCommand {
         register(new S3ServerCommand());
         register(new PartsCommand());
         register(new CheckCommand());
+        register(new DeliverCommand());
     }
 
     private void register(Subcommand c) {
