@@ -27,6 +27,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -152,21 +153,42 @@ public final class MergeTreeSink<IN>
     }
 
     /**
-     * Adds the table's merge coordinator (parallelism 1) after the committers; with {@code merges =
-     * false}, nothing: the committers' output then has no consumer. (A sink consuming it would be
+     * Adds the delivery coordinator (when a ClickHouse target is set) and the table's merge
+     * coordinator (parallelism 1) after the committers; with {@code merges = false} and no
+     * delivery, nothing: the committers' output then has no consumer. (A sink consuming it would be
      * chained to the committer and see its end of input before the final checkpoint's commit emits
      * the last committables: Flink fails such a job with "Received element after endOfInput".)
      */
     @Override
     public void addPostCommitTopology(
             DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
+        DataStream<CommittableMessage<MergeTreeCommittable>> committed = committables;
+        if (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.enabled(options)) {
+            // one chain: Flink expands a single sink in a post-commit topology
+            committed =
+                    committables
+                            .global()
+                            .map(
+                                    new io.github.s3mergetree.sink.mergetree.delivery
+                                            .DeliveryCoordinator(ddl, storage, options))
+                            .returns(committables.getType())
+                            .name(
+                                    "MergeTree delivery into "
+                                            + options.get(MergeTreeSinkOptions.CLICKHOUSE_TABLE))
+                            .setParallelism(1)
+                            .setMaxParallelism(1);
+        }
         if (options.get(MergeTreeSinkOptions.MERGES_ENABLED)) {
-            committables
+            committed
                     .global()
                     .sinkTo(new MergeCoordinator(ddl, storage, options))
                     .name("MergeTree merges: " + storage.describe())
                     .setParallelism(1)
                     .setMaxParallelism(1);
+        } else if (committed != committables) {
+            // behind the delivery's network edge, so it sees every element before its end of
+            // input; never chained to the committer itself (see above)
+            committed.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
         }
     }
 }
