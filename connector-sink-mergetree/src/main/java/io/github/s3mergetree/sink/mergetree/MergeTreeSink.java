@@ -156,11 +156,17 @@ public final class MergeTreeSink<IN>
     }
 
     /**
-     * Adds the table's merge coordinator (parallelism 1) after the committers. When the sink has a
-     * uid ({@code sinkTo(sink).uid("...")}), the coordinator gets one too, {@code
-     * "mergetree-merges"}, which Flink prefixes with the sink's (the committer's uid, derived from
-     * the sink's, is set when this runs); without one Flink derives every operator's id from the
-     * topology, and it refuses a uid on an operator of a sink that has none.
+     * Adds the delivery coordinator (when a ClickHouse target is set) and the table's merge
+     * coordinator (parallelism 1) after the committers; with {@code merges = false} and no
+     * delivery, nothing: the committers' output then has no consumer. (A sink consuming it would be
+     * chained to the committer and see its end of input before the final checkpoint's commit emits
+     * the last committables: Flink fails such a job with "Received element after endOfInput".)
+     *
+     * <p>When the sink has a uid ({@code sinkTo(sink).uid("...")}), every operator added here gets
+     * one too ({@link #DELIVERY_UID}, {@link #MERGES_UID}, {@link #COMMITS_UID}), which Flink
+     * prefixes with the sink's (the committer's uid, derived from the sink's, is set when this
+     * runs); without one Flink derives every operator's id from the topology, and it refuses a uid
+     * on an operator of a sink that has none.
      */
     @Override
     public void addPostCommitTopology(
@@ -198,7 +204,9 @@ public final class MergeTreeSink<IN>
             if (sinkHasUid) {
                 added.uid(MERGES_UID);
             }
-        } else {
+        } else if (committed != committables) {
+            // behind the delivery's network edge, so it sees every element before its end of
+            // input; never chained to the committer itself (see above)
             added = committed.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
             if (sinkHasUid) {
                 added.uid(COMMITS_UID);
