@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * thread. In bounded mode no split is assigned before the listing completed, so a restored
  * enumerator whose listing had not completed simply lists again.
  */
+@org.apache.flink.annotation.Internal
 public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, S3EnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(S3SourceEnumerator.class);
 
@@ -151,6 +152,12 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
         startAfterSnapshot = discovery.startAfter();
         if (discoveryInterval == null) {
             initialListingDone = true;
+            if (objects.isEmpty()) {
+                LOG.warn(
+                        "No object matches '{}' in {}: the source finishes with no rows",
+                        pattern,
+                        storeConfig);
+            }
             LOG.info(
                     "Listed {} objects matching '{}' into {} splits",
                     objects.size(),

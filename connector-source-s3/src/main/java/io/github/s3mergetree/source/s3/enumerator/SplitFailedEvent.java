@@ -7,4 +7,5 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * Sent by a continuous reader whose split failed: the split at its last emitted position and the
  * reason. The enumerator retries it up to {@code s3queue_loading_retries} times, then parks it.
  */
+@org.apache.flink.annotation.Internal
 public record SplitFailedEvent(S3ObjectSplit split, String reason) implements SourceEvent {}

@@ -131,7 +131,9 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
 
     private RecordsWithSplitIds<PositionedRecord<T>> failed(S3ObjectSplit split, Exception e)
             throws IOException {
-        closeCurrent();
+        // the read's failure is what the user sees; a reader that also fails to close (Arrow's
+        // "Memory was leaked" after a failed read) only adds a suppressed exception to it
+        closeCurrent(e);
         if (failures == null) {
             if (e instanceof IOException io) {
                 throw io;
@@ -190,11 +192,20 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
     }
 
     private void closeCurrent() {
+        closeCurrent(null);
+    }
+
+    /** Closes the current reader; a failure to close is added to {@code failure} if given. */
+    private void closeCurrent(Exception failure) {
         if (currentReader != null) {
             try {
                 currentReader.close();
-            } catch (IOException e) {
-                LOG.debug("closing the reader of {} failed", current, e);
+            } catch (IOException | RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else {
+                    LOG.warn("closing the reader of {} failed", current, e);
+                }
             }
         }
         if (current != null) {

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
  * <p>Directory markers (keys ending in {@code /}) are skipped. The result is sorted by key, which
  * {@code ORDERED} discovery relies on.
  */
+@org.apache.flink.annotation.Internal
 public final class ObjectLister implements AutoCloseable {
     private final ObjectStoreClient client;
     private final RetryPolicy retry;

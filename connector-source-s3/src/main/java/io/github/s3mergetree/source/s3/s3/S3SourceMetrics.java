@@ -13,6 +13,7 @@ import org.apache.flink.metrics.ThreadSafeSimpleCounter;
  * <p>Registered under the reader's (or enumerator's) metric group in a {@code s3} subgroup, e.g.
  * {@code ...Source__s3.s3.bytesDownloaded}.
  */
+@org.apache.flink.annotation.Internal
 public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     public static final String GROUP = "s3";
     public static final String OBJECTS_LISTED = "objectsListed";

@@ -11,6 +11,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Versioned serializer of {@link S3ObjectSplit}s. Version 1: key (UTF), ETag (UTF), object size,
  * range start, range end, offset, records to skip (longs).
  */
+@org.apache.flink.annotation.Internal
 public final class S3ObjectSplitSerializer implements SimpleVersionedSerializer<S3ObjectSplit> {
     public static final S3ObjectSplitSerializer INSTANCE = new S3ObjectSplitSerializer();
     public static final int VERSION = 1;
