@@ -76,6 +76,60 @@ public final class IngestCommand implements Subcommand {
         return new Run(o, split.delivery(), out, err).execute();
     }
 
+    /**
+     * The text of a progress line: {@code [bar] P% read, C% committed} when the total is known,
+     * then rows read (and MB downloaded), rows committed (and MB), the read rate, parts and merges.
+     * Without read metrics (none reported yet) the committed rows stand alone.
+     */
+    static String progressLine(
+            TableProgress.Snapshot s,
+            Optional<ReadProgress.Totals> read,
+            java.util.OptionalLong totalRows,
+            double secs) {
+        StringBuilder b = new StringBuilder("progress: ");
+        long rowsRead = read.map(ReadProgress.Totals::rowsRead).orElse(0L);
+        if (totalRows.isPresent() && totalRows.getAsLong() > 0) {
+            double total = totalRows.getAsLong();
+            double committed = Math.min(1.0, s.rows() / total);
+            double readFraction = Math.max(committed, Math.min(1.0, rowsRead / total));
+            int hashes = (int) Math.round(committed * 30);
+            int equals = Math.max(0, (int) Math.round(readFraction * 30) - hashes);
+            b.append('[')
+                    .append("#".repeat(hashes))
+                    .append("=".repeat(equals))
+                    .append(".".repeat(30 - hashes - equals))
+                    .append(
+                            String.format(
+                                    Locale.ROOT,
+                                    "] %3.0f%% read, %3.0f%% committed, ",
+                                    readFraction * 100,
+                                    committed * 100));
+        }
+        if (read.isPresent()) {
+            b.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%,d rows read (%.1f MB downloaded), ",
+                            rowsRead,
+                            read.get().bytesDownloaded() / 1e6));
+        }
+        long rate = read.isPresent() ? rowsRead : s.rows();
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "%,d rows committed (%.1f MB), %,.0f rows/s%s, %d parts written,"
+                                + " %d active, %d merges, %.0f s",
+                        s.rows(),
+                        s.bytesUncompressed() / 1e6,
+                        secs > 0 ? rate / secs : 0.0,
+                        read.isPresent() ? " read" : " committed",
+                        s.partsWritten(),
+                        s.activeParts(),
+                        s.merges(),
+                        secs));
+        return b.toString();
+    }
+
     /** One execution of the command. */
     private static final class Run {
         private final IngestOptions o;
@@ -101,7 +155,8 @@ public final class IngestCommand implements Subcommand {
             TableSchema schema = TableSchema.parse(ddl);
             checkTableDirectory(storedForm);
             IngestSettings settings = IngestSettings.parse(o.settings());
-            S3Source<Block> source = IngestPipeline.source(o, schema, settings);
+            // ObjectPreflight lists the objects below (the build need not list them first)
+            S3Source<Block> source = IngestPipeline.source(o, schema, settings, false);
             MergeTreeSink<Block> sink = IngestPipeline.sink(o, ddl, settings);
 
             ObjectPreflight.Listing listing = ObjectPreflight.list(source);
@@ -193,10 +248,33 @@ public final class IngestCommand implements Subcommand {
             }
 
             Configuration conf = flinkConfiguration(state);
-            StreamExecutionEnvironment env = environment(conf);
-            IngestPipeline.addTo(env, source, sink, o);
-            installStopHandler(state);
-            client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
+            // rows read and bytes downloaded, from the job's metrics: an embedded MiniCluster
+            // reports them into this JVM, a cluster answers over REST
+            ReadProgress read = o.jobmanager() == null ? ReadMetricsReporter.install(conf) : null;
+            try {
+                StreamExecutionEnvironment env = environment(conf);
+                IngestPipeline.addTo(env, source, sink, o);
+                installStopHandler(state);
+                client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
+                if (read == null) {
+                    read = new RestReadProgress(o.jobmanager(), client.getJobID().toString());
+                }
+                return awaitAndSummarize(state, progress, logStart, listing, conf, read);
+            } finally {
+                if (read != null) {
+                    read.close();
+                }
+            }
+        }
+
+        private int awaitAndSummarize(
+                IngestState state,
+                TableProgress progress,
+                long logStart,
+                ObjectPreflight.Listing listing,
+                Configuration conf,
+                ReadProgress read)
+                throws Exception {
             state.setJob(client.getJobID().toString(), o.jobmanager());
             err.printf(
                     Locale.ROOT,
@@ -210,7 +288,7 @@ public final class IngestCommand implements Subcommand {
                             .orElse("fresh start"),
                     o.tablePath());
 
-            Instant readingStart = awaitEnd(progress, logStart, listing);
+            Instant readingStart = awaitEnd(progress, logStart, listing, read);
             boolean stopped = stopRequested.get();
             if (!o.continuous() && !stopped) {
                 state.markFinished();
@@ -218,8 +296,17 @@ public final class IngestCommand implements Subcommand {
             TableProgress.Snapshot s = progress.snapshot(logStart);
             err.printf(
                     Locale.ROOT,
-                    "%s: %d rows committed in %d parts, %d merges, %d active parts%n",
+                    "%s: %s%d rows committed in %d parts, %d merges, %d active parts%n",
                     stopped ? "stopped with a savepoint" : "done",
+                    read.totals()
+                            .map(
+                                    t ->
+                                            String.format(
+                                                    Locale.ROOT,
+                                                    "%d rows read (%.1f MB downloaded), ",
+                                                    t.rowsRead(),
+                                                    t.bytesDownloaded() / 1e6))
+                            .orElse(""),
                     s.rows(),
                     s.partsWritten(),
                     s.merges(),
@@ -254,13 +341,15 @@ public final class IngestCommand implements Subcommand {
                             + o.jobmanager()
                             + ": waiting for it instead of starting another");
             long nextProgress = 0;
-            while (st.isPresent() && !RemoteJobs.TERMINAL.contains(st.get())) {
-                Thread.sleep(POLL.toMillis());
-                if (System.nanoTime() >= nextProgress) {
-                    nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
-                    printProgress(progress.snapshot(logStart), null);
+            try (ReadProgress read = new RestReadProgress(o.jobmanager(), id)) {
+                while (st.isPresent() && !RemoteJobs.TERMINAL.contains(st.get())) {
+                    Thread.sleep(POLL.toMillis());
+                    if (System.nanoTime() >= nextProgress) {
+                        nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+                        printProgress(progress.snapshot(logStart), null, read.totals());
+                    }
+                    st = jobs.state(id);
                 }
-                st = jobs.state(id);
             }
             err.println("job " + id + " ended " + st.orElse("(unknown to the cluster)"));
             return st.isPresent() && st.get().equals("FINISHED");
@@ -433,7 +522,10 @@ public final class IngestCommand implements Subcommand {
 
         /** Waits for the job's end with progress lines; returns when reading started. */
         private Instant awaitEnd(
-                TableProgress progress, long logStart, ObjectPreflight.Listing listing)
+                TableProgress progress,
+                long logStart,
+                ObjectPreflight.Listing listing,
+                ReadProgress read)
                 throws Exception {
             CompletableFuture<?> result = client.getJobExecutionResult();
             Instant readingStart = null;
@@ -459,7 +551,7 @@ public final class IngestCommand implements Subcommand {
                 }
                 if (System.nanoTime() >= nextProgress) {
                     nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
-                    printProgress(progress.snapshot(logStart), readingStart);
+                    printProgress(progress.snapshot(logStart), readingStart, read.totals());
                 }
             }
             try {
@@ -472,31 +564,16 @@ public final class IngestCommand implements Subcommand {
             return readingStart == null ? Instant.now() : readingStart;
         }
 
-        private void printProgress(TableProgress.Snapshot s, Instant start) {
+        /**
+         * One progress line: rows read and bytes downloaded (the job's metrics) beside the rows
+         * committed (the part log), which only move at checkpoints. With a known total (Parquet
+         * footers) a bar shows both: {@code #} committed, {@code =} read, not yet committed.
+         */
+        private void printProgress(
+                TableProgress.Snapshot s, Instant start, Optional<ReadProgress.Totals> read) {
             double secs =
                     start == null ? 0 : Duration.between(start, Instant.now()).toMillis() / 1e3;
-            String bar = "";
-            if (totalRows.isPresent() && totalRows.getAsLong() > 0) {
-                double f = Math.min(1.0, s.rows() / (double) totalRows.getAsLong());
-                int filled = (int) Math.round(f * 30);
-                bar =
-                        "["
-                                + "#".repeat(filled)
-                                + ".".repeat(30 - filled)
-                                + String.format(Locale.ROOT, "] %3.0f%% ", f * 100);
-            }
-            err.printf(
-                    Locale.ROOT,
-                    "progress: %s%,d rows, %.1f MB committed, %,.0f rows/s, %d parts written,"
-                            + " %d active, %d merges, %.0f s%n",
-                    bar,
-                    s.rows(),
-                    s.bytesUncompressed() / 1e6,
-                    secs > 0 ? s.rows() / secs : 0.0,
-                    s.partsWritten(),
-                    s.activeParts(),
-                    s.merges(),
-                    secs);
+            err.println(progressLine(s, read, totalRows, secs));
         }
 
         private void printSummary(TableProgress.Snapshot s, Instant readingStart) {

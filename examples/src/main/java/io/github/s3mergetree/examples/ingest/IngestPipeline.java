@@ -53,10 +53,26 @@ public final class IngestPipeline {
         return TargetSchema.insertableColumns(schema);
     }
 
-    /** The source of the ingest; {@link IllegalArgumentException} names a bad option. */
+    /**
+     * The source of the ingest; {@link IllegalArgumentException} names a bad option. The source
+     * checks its location when it is built ({@code validate-on-build}) unless told otherwise by a
+     * setting.
+     */
     public static S3Source<Block> source(
             IngestOptions o, TableSchema schema, IngestSettings settings) {
+        return source(o, schema, settings, true);
+    }
+
+    /**
+     * The source of the ingest; {@code validateOnBuild} false when the caller lists the objects
+     * itself right after ({@link ObjectPreflight}, with the command's own messages).
+     */
+    static S3Source<Block> source(
+            IngestOptions o, TableSchema schema, IngestSettings settings, boolean validateOnBuild) {
         Configuration conf = new Configuration();
+        if (!validateOnBuild) {
+            conf.set(S3SourceOptions.VALIDATE_ON_BUILD, false);
+        }
         settings.source().forEach(conf::setString);
         String compression = conf.get(S3SourceOptions.COMPRESSION);
         S3SourceBuilder<Block> b =

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.reader;
 
+import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.source.s3.format.FormatContext;
@@ -47,6 +48,7 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
     private final boolean prefetch;
     private final long prefetchLimit;
     private final Map<String, String> failures;
+    private final S3SourceMetrics metrics;
     private final ArrayDeque<S3ObjectSplit> splits = new ArrayDeque<>();
     private S3ObjectSplit current;
     private FormatReader<T> currentReader;
@@ -95,6 +97,7 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
         this.prefetchDepth = threads;
         this.prefetchBudget = threads * buffer;
         this.failures = failures;
+        this.metrics = metrics;
     }
 
     @Override
@@ -124,9 +127,19 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
             closeCurrent();
             out.addFinishedSplit(id);
         } else {
+            countRows(batch);
             out.addAll(id, batch);
         }
         return out.build();
+    }
+
+    /** Rows read: those of a block, or one per record of another type. */
+    private void countRows(List<PositionedRecord<T>> batch) {
+        long rows = 0;
+        for (PositionedRecord<T> r : batch) {
+            rows += r.record() instanceof Block b ? b.rows() : 1;
+        }
+        metrics.read(rows);
     }
 
     private RecordsWithSplitIds<PositionedRecord<T>> failed(S3ObjectSplit split, Exception e)
