@@ -252,6 +252,8 @@ final class CompositeReaders {
             }
             if (braces) {
                 in.expect(']');
+            } else if (!in.eof()) {
+                throw TextParseException.expected("eof", in);
             }
             a.endRow();
         }

@@ -587,17 +587,20 @@ final class DateTimes {
                         hasTime = true;
                     } else {
                         hasOffset = true;
-                        offsetNegative = c == '-';
+                        if (c == '-') {
+                            offsetNegative = true; // as ClickHouse: a later '+' does not reset it
+                        }
+                        // ClickHouse's readDecimalNumber adds to the field: a second offset adds up
                         switch (n) {
                             case 4 -> {
-                                offsetHour = (int) decimal(d, 0, 2);
-                                offsetMinute = (int) decimal(d, 2, 2);
+                                offsetHour = (offsetHour + (int) decimal(d, 0, 2)) & 0xFF;
+                                offsetMinute = (offsetMinute + (int) decimal(d, 2, 2)) & 0xFF;
                             }
                             case 3 -> {
-                                offsetHour = (int) decimal(d, 0, 1);
-                                offsetMinute = (int) decimal(d, 1, 2);
+                                offsetHour = (offsetHour + (int) decimal(d, 0, 1)) & 0xFF;
+                                offsetMinute = (offsetMinute + (int) decimal(d, 1, 2)) & 0xFF;
                             }
-                            case 2, 1 -> offsetHour = (int) decimal(d, 0, n);
+                            case 2, 1 -> offsetHour = (offsetHour + (int) decimal(d, 0, n)) & 0xFF;
                             default ->
                                     throw bad(
                                             "unexpected number of decimal digits for time zone"
@@ -607,7 +610,7 @@ final class DateTimes {
                         if (n < 3 && in.check(':')) {
                             n = readDigits(in, d, 19);
                             if (n == 2 || n == 1) {
-                                offsetMinute = (int) decimal(d, 0, n);
+                                offsetMinute = (offsetMinute + (int) decimal(d, 0, n)) & 0xFF;
                             } else {
                                 throw bad(
                                         "unexpected number of decimal digits for time zone offset"

@@ -18,7 +18,7 @@ final class Numbers {
      */
     static long readInt(TextCursor in, boolean signed) {
         if (in.eof()) {
-            throw new TextParseException("Attempt to read after eof");
+            throw TextParseException.afterEof();
         }
         boolean negative = false;
         boolean sign = false;
@@ -61,14 +61,14 @@ final class Numbers {
      */
     static long readIntUnsafe(TextCursor in, boolean signed) {
         if (in.eof()) {
-            throw new TextParseException("Attempt to read after eof");
+            throw TextParseException.afterEof();
         }
         boolean negative = false;
         if (signed && in.buf[in.pos] == '-') {
             in.pos++;
             negative = true;
             if (in.eof()) {
-                throw new TextParseException("Attempt to read after eof");
+                throw TextParseException.afterEof();
             }
         }
         if (in.buf[in.pos] == '0') {
@@ -90,7 +90,7 @@ final class Numbers {
     /** {@link #readInt}/{@link #readIntUnsafe} for 128- and 256-bit integers (wrapping). */
     static BigInteger readWideInt(TextCursor in, boolean signed, boolean unsafe, int bits) {
         if (in.eof()) {
-            throw new TextParseException("Attempt to read after eof");
+            throw TextParseException.afterEof();
         }
         boolean negative = false;
         boolean sign = false;
@@ -159,13 +159,15 @@ final class Numbers {
      * {@code fast_float} does; nearer to the end of the input, any run of signs is consumed (one
      * {@code -} makes it negative), then {@code inf}/{@code nan} or the run of {@code [0-9+-.eE]},
      * which must be a whole number. The two differ only for malformed numbers such as {@code --1}.
+     * A value in memory (a CSV field read first) takes the first path, as ClickHouse's {@code
+     * ReadBufferFromString} does.
      */
     static double readDouble(TextCursor in, ByteBuf scratch, boolean asFloat32) {
         scratch.clear();
         if (in.eof()) {
             throw new TextParseException("Cannot read floating point value: end of input");
         }
-        return available(in, FLOAT_FAST_PATH_BYTES)
+        return in.memory || available(in, FLOAT_FAST_PATH_BYTES)
                 ? readDoubleInPlace(in, scratch, asFloat32)
                 : readDoubleCopied(in, scratch, asFloat32);
     }
@@ -371,7 +373,7 @@ final class Numbers {
      */
     static BigInteger readDecimal(TextCursor in, int precision, int scale) {
         if (in.eof()) {
-            throw new TextParseException("Attempt to read after eof");
+            throw TextParseException.afterEof();
         }
         int sign = 1;
         if (in.buf[in.pos] == '-') {

@@ -65,7 +65,7 @@ final class ScalarReaders {
         @Override
         void readCsv(TextCursor in, Column c) {
             if (in.eof()) {
-                throw new TextParseException("Attempt to read after eof");
+                throw TextParseException.afterEof();
             }
             byte q = in.buf[in.pos];
             boolean quoted = q == '\'' || q == '"';
@@ -88,7 +88,7 @@ final class ScalarReaders {
                 v = 0;
             } else {
                 if (in.eof()) {
-                    throw new TextParseException("Attempt to read after eof");
+                    throw TextParseException.afterEof();
                 }
                 if (in.at('t') || in.at('f')) {
                     v = boolWord(in) ? 1 : 0;
@@ -131,7 +131,7 @@ final class ScalarReaders {
         @Override
         void readCsv(TextCursor in, Column c) {
             if (in.eof()) {
-                throw new TextParseException("Attempt to read after eof");
+                throw TextParseException.afterEof();
             }
             byte q = in.buf[in.pos];
             boolean quoted = q == '\'' || q == '"';
@@ -153,7 +153,11 @@ final class ScalarReaders {
                 TextStrings.expectWord(in, "null");
                 v = BigInteger.ZERO;
             } else {
-                v = Numbers.readWideInt(in, signed, false, width * 8);
+                if (in.at('t') || in.at('f')) {
+                    v = boolWord(in) ? BigInteger.ONE : BigInteger.ZERO;
+                } else {
+                    v = Numbers.readWideInt(in, signed, false, width * 8);
+                }
                 if (quoted) {
                     in.expect('"');
                 }
@@ -192,6 +196,9 @@ final class ScalarReaders {
                 TextStrings.expectWord(in, "null");
                 v = Double.NaN;
             } else {
+                if (in.eof()) {
+                    throw TextParseException.afterEof();
+                }
                 if (in.at('t') || in.at('f')) {
                     v = boolWord(in) ? 1 : 0;
                 } else {
@@ -302,7 +309,7 @@ final class ScalarReaders {
         void readJson(TextCursor in, Column c) {
             int f = in.peek();
             if (f < 0) {
-                throw new TextParseException("Attempt to read after eof");
+                throw new TextParseException("Cannot parse boolean value: end of input");
             }
             boolean v;
             if (f == 't' || f == 'f') {
@@ -649,7 +656,7 @@ final class ScalarReaders {
         @Override
         void readCsv(TextCursor in, Column c) {
             if (in.eof()) {
-                throw new TextParseException("Attempt to read after eof");
+                throw TextParseException.afterEof();
             }
             byte q = in.buf[in.pos];
             if (q == '\'' || q == '"') {
@@ -824,24 +831,8 @@ final class ScalarReaders {
                 t.add(b);
                 in.pos++;
             }
-            String s = new String(t.b, 0, t.len, StandardCharsets.US_ASCII);
-            byte[] out = new byte[16];
-            try {
-                if (s.isEmpty() || s.chars().filter(x -> x == ':').count() > 7) {
-                    throw new java.net.UnknownHostException(s);
-                }
-                java.net.InetAddress a = java.net.InetAddress.getByName(s);
-                if (a instanceof java.net.Inet4Address) {
-                    if (s.indexOf(':') >= 0) {
-                        throw new java.net.UnknownHostException(s);
-                    }
-                    out[10] = (byte) 0xFF;
-                    out[11] = (byte) 0xFF;
-                    System.arraycopy(a.getAddress(), 0, out, 12, 4);
-                } else {
-                    out = a.getAddress();
-                }
-            } catch (java.net.UnknownHostException | RuntimeException e) {
+            byte[] out = parseIpv6(new String(t.b, 0, t.len, StandardCharsets.US_ASCII));
+            if (out == null) {
                 throw new TextParseException("Cannot parse IPv6 " + t.describe());
             }
             ((FixedBytesColumn) c).add(out, 0);
@@ -859,6 +850,110 @@ final class ScalarReaders {
             in.expect('"');
             readEscaped(in, c);
             in.expect('"');
+        }
+
+        /**
+         * The 16 bytes of an IPv6 text (groups of 1..4 hex digits, at most one {@code ::}, an
+         * optional dotted IPv4 tail), or of an IPv4 text as {@code ::ffff:a.b.c.d}; null if it is
+         * neither.
+         */
+        static byte[] parseIpv6(String s) {
+            byte[] out = new byte[16];
+            if (s.indexOf(':') < 0) {
+                byte[] v4 = parseIpv4(s);
+                if (v4 == null) {
+                    return null;
+                }
+                out[10] = (byte) 0xFF;
+                out[11] = (byte) 0xFF;
+                System.arraycopy(v4, 0, out, 12, 4);
+                return out;
+            }
+            int gap = s.indexOf("::");
+            if (gap >= 0 && s.indexOf("::", gap + 1) >= 0) {
+                return null;
+            }
+            java.util.List<Integer> head = new java.util.ArrayList<>();
+            java.util.List<Integer> tail = new java.util.ArrayList<>();
+            String left = gap >= 0 ? s.substring(0, gap) : s;
+            String right = gap >= 0 ? s.substring(gap + 2) : "";
+            if (!groups(left, head, gap < 0 || right.isEmpty()) || !groups(right, tail, true)) {
+                return null;
+            }
+            int n = head.size() + tail.size();
+            if (gap < 0 ? n != 8 : n > 7) {
+                return null;
+            }
+            int k = 0;
+            for (int g : head) {
+                out[k++] = (byte) (g >> 8);
+                out[k++] = (byte) g;
+            }
+            k = 16 - 2 * tail.size();
+            for (int g : tail) {
+                out[k++] = (byte) (g >> 8);
+                out[k++] = (byte) g;
+            }
+            return out;
+        }
+
+        /** Colon-separated hex groups (the last may be a dotted IPv4) into 16-bit values. */
+        private static boolean groups(
+                String part, java.util.List<Integer> out, boolean lastMayBeV4) {
+            if (part.isEmpty()) {
+                return true;
+            }
+            String[] g = part.split(":", -1);
+            for (int i = 0; i < g.length; i++) {
+                String x = g[i];
+                if (i == g.length - 1 && lastMayBeV4 && x.indexOf('.') >= 0) {
+                    byte[] v4 = parseIpv4(x);
+                    if (v4 == null) {
+                        return false;
+                    }
+                    out.add(((v4[0] & 0xFF) << 8) | (v4[1] & 0xFF));
+                    out.add(((v4[2] & 0xFF) << 8) | (v4[3] & 0xFF));
+                    continue;
+                }
+                if (x.isEmpty() || x.length() > 4) {
+                    return false;
+                }
+                int v = 0;
+                for (char ch : x.toCharArray()) {
+                    int d = TextStrings.unhex(ch);
+                    if (d == 0xFF) {
+                        return false;
+                    }
+                    v = v * 16 + d;
+                }
+                out.add(v);
+            }
+            return true;
+        }
+
+        private static byte[] parseIpv4(String s) {
+            String[] p = s.split("\\.", -1);
+            if (p.length != 4) {
+                return null;
+            }
+            byte[] b = new byte[4];
+            for (int i = 0; i < 4; i++) {
+                if (p[i].isEmpty() || p[i].length() > 3) {
+                    return null;
+                }
+                int v = 0;
+                for (char ch : p[i].toCharArray()) {
+                    if (ch < '0' || ch > '9') {
+                        return null;
+                    }
+                    v = v * 10 + (ch - '0');
+                }
+                if (v > 255) {
+                    return null;
+                }
+                b[i] = (byte) v;
+            }
+            return b;
         }
     }
 

@@ -35,6 +35,9 @@ public final class TextCursor {
 
     private boolean exhausted;
 
+    /** Whether the whole input is in memory (a value read first, then parsed). */
+    boolean memory;
+
     /** Absolute offsets whose bytes must stay in the buffer, oldest first. */
     private long[] pins = new long[8];
 
@@ -73,6 +76,7 @@ public final class TextCursor {
         c.base = -off;
         c.countedTo = 0;
         c.exhausted = true;
+        c.memory = true;
         return c;
     }
 

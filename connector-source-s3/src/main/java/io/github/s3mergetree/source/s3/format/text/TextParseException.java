@@ -11,8 +11,29 @@ import org.apache.flink.annotation.Internal;
 public final class TextParseException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final boolean skippable;
+
     public TextParseException(String reason) {
+        this(reason, true);
+    }
+
+    /**
+     * @param skippable whether {@code input_format_allow_errors_*} may skip the row: ClickHouse's
+     *     {@code isParseError} codes may, an end of input inside a value ({@code
+     *     ATTEMPT_TO_READ_AFTER_EOF}) may not
+     */
+    public TextParseException(String reason, boolean skippable) {
         super(reason, null, false, false);
+        this.skippable = skippable;
+    }
+
+    public boolean skippable() {
+        return skippable;
+    }
+
+    /** ClickHouse's {@code ATTEMPT_TO_READ_AFTER_EOF}, which no allowed error count skips. */
+    static TextParseException afterEof() {
+        return new TextParseException("Attempt to read after eof", false);
     }
 
     /** ClickHouse's {@code Cannot parse input: expected 'x' before: '...'}. */

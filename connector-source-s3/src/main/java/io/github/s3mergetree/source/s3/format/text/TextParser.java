@@ -240,12 +240,11 @@ public final class TextParser {
                     n++;
                     rowsRead++;
                 } catch (TextParseException e) {
+                    // back to the row's start, nested values included (ClickHouse's rollback)
                     for (Column c : columns) {
-                        if (c.size() > size) {
-                            c.truncate(size);
-                        }
+                        c.truncate(size);
                     }
-                    if (allowErrorsNum == 0 && allowErrorsRatio == 0) {
+                    if ((allowErrorsNum == 0 && allowErrorsRatio == 0) || !e.skippable()) {
                         throw error(e, null);
                     }
                     errors++;

@@ -60,7 +60,7 @@ abstract class ValueReader {
     /** CSV: {@code deserializeTextCSV}; by default {@code readCSVSimple} (optional quotes). */
     void readCsv(TextCursor in, Column c) {
         if (in.eof()) {
-            throw new TextParseException("Attempt to read after eof");
+            throw TextParseException.afterEof();
         }
         byte q = in.buf[in.pos];
         if (q == '\'' || q == '"') {

@@ -48,7 +48,18 @@ final class TextCases {
         ARRAY_INT,
         MAP,
         UUID,
-        LC
+        LC,
+        INT8,
+        UINT64,
+        FLOAT32,
+        DATE32,
+        IPV4,
+        IPV6,
+        TUPLE,
+        NFLOAT,
+        ENUM16,
+        LCN,
+        INT128
     }
 
     static final List<Schema> SCHEMAS =
@@ -87,7 +98,29 @@ final class TextCases {
                     new Schema(
                             "s String, m Map(String, Int32), id UUID",
                             new String[] {"s", "m", "id"},
-                            new Kind[] {Kind.STRING, Kind.MAP, Kind.UUID}));
+                            new Kind[] {Kind.STRING, Kind.MAP, Kind.UUID}),
+                    new Schema(
+                            "i8 Int8, u64 UInt64, f32 Float32, d32 Date32, ip IPv4, ip6 IPv6, t"
+                                    + " Tuple(Int32, String), nf Nullable(Float64), e16"
+                                    + " Enum16('x' = -1000, 'y' = 1000), lcn"
+                                    + " LowCardinality(Nullable(String)), i128 Int128",
+                            new String[] {
+                                "i8", "u64", "f32", "d32", "ip", "ip6", "t", "nf", "e16", "lcn",
+                                "i128"
+                            },
+                            new Kind[] {
+                                Kind.INT8,
+                                Kind.UINT64,
+                                Kind.FLOAT32,
+                                Kind.DATE32,
+                                Kind.IPV4,
+                                Kind.IPV6,
+                                Kind.TUPLE,
+                                Kind.NFLOAT,
+                                Kind.ENUM16,
+                                Kind.LCN,
+                                Kind.INT128
+                            }));
 
     private final Random r;
 
@@ -144,6 +177,44 @@ final class TextCases {
             }
             case UUID ->
                     java.util.UUID.nameUUIDFromBytes(new byte[] {(byte) r.nextInt()}).toString();
+            case INT8 -> (long) (r.nextInt(256) - 128);
+            case UINT64 ->
+                    r.nextInt(3) == 0
+                            ? Long.toUnsignedString(r.nextLong())
+                            : String.valueOf(r.nextInt(1000));
+            case FLOAT32 ->
+                    r.nextInt(3) == 0
+                            ? (double) r.nextInt(100)
+                            : (double) (float) (r.nextGaussian() * 1000);
+            case DATE32 ->
+                    String.format(
+                            "%04d-%02d-%02d",
+                            1900 + r.nextInt(400), 1 + r.nextInt(12), 1 + r.nextInt(28));
+            case IPV4 ->
+                    r.nextInt(256)
+                            + "."
+                            + r.nextInt(256)
+                            + "."
+                            + r.nextInt(256)
+                            + "."
+                            + r.nextInt(256);
+            case IPV6 ->
+                    new String[] {
+                                "::1",
+                                "2001:db8::ff00:42:8329",
+                                "::ffff:10.1.2.3",
+                                "fe80::1:2:3:4",
+                                "1.2.3.4"
+                            }
+                            [r.nextInt(5)];
+            case TUPLE -> List.of((long) r.nextInt(1000) - 500, string());
+            case NFLOAT -> r.nextInt(3) == 0 ? null : Math.round(r.nextGaussian() * 1e4) / 100.0;
+            case ENUM16 -> r.nextBoolean() ? "x" : "y";
+            case LCN -> r.nextInt(3) == 0 ? null : string();
+            case INT128 ->
+                    new java.math.BigInteger(100, r)
+                            .subtract(java.math.BigInteger.ONE.shiftLeft(99))
+                            .toString();
         };
     }
 
@@ -215,7 +286,13 @@ final class TextCases {
             return;
         }
         switch (k) {
-            case STRING, NSTRING, LC, FIXED3, ENUM -> {
+            case TUPLE -> {
+                List<?> t = (List<?>) v;
+                csvValue(o, Kind.INT32, t.get(0));
+                o.write(',');
+                csvValue(o, Kind.STRING, t.get(1));
+            }
+            case STRING, NSTRING, LC, LCN, FIXED3, ENUM, ENUM16, IPV6 -> {
                 String s = (String) v;
                 byte[] b = bytes(s);
                 boolean needs =
@@ -315,7 +392,15 @@ final class TextCases {
             return;
         }
         switch (k) {
-            case STRING, NSTRING, LC, FIXED3, ENUM -> {
+            case TUPLE -> {
+                List<?> t = (List<?>) v;
+                o.writeBytes(
+                        ("(" + t.get(0) + ", " + quote((String) t.get(1)) + ")")
+                                .replace("\\", "\\\\")
+                                .replace("\t", "\\t")
+                                .getBytes(StandardCharsets.UTF_8));
+            }
+            case STRING, NSTRING, LC, LCN, FIXED3, ENUM, ENUM16 -> {
                 for (byte x : bytes((String) v)) {
                     switch (x) {
                         case '\t' -> o.writeBytes("\\t".getBytes(StandardCharsets.US_ASCII));
@@ -347,7 +432,33 @@ final class TextCases {
             return;
         }
         switch (k) {
-            case STRING, NSTRING, LC, FIXED3, ENUM, DATE, DATETIME, DATETIME64, DECIMAL, UUID -> {
+            case TUPLE -> {
+                List<?> t = (List<?>) v;
+                o.writeBytes(("[" + t.get(0) + ",").getBytes(StandardCharsets.US_ASCII));
+                jsonString(o, (String) t.get(1));
+                o.write(']');
+            }
+            case STRING,
+                    NSTRING,
+                    LC,
+                    LCN,
+                    FIXED3,
+                    ENUM,
+                    ENUM16,
+                    DATE,
+                    DATE32,
+                    DATETIME,
+                    DATETIME64,
+                    DECIMAL,
+                    UUID,
+                    IPV4,
+                    IPV6,
+                    INT128,
+                    UINT64 -> {
+                if ((k == Kind.INT128 || k == Kind.UINT64) && r.nextBoolean()) {
+                    o.writeBytes(((String) v).getBytes(StandardCharsets.US_ASCII));
+                    return;
+                }
                 if (k == Kind.DECIMAL && r.nextBoolean()) {
                     o.writeBytes(((String) v).getBytes(StandardCharsets.US_ASCII));
                     return;
@@ -549,7 +660,7 @@ final class TextCases {
     }
 
     private Case one(TextParser.Format f, Schema s, int i) {
-        int rows = 1 + r.nextInt(5);
+        int rows = r.nextInt(6) == 0 ? 20 + r.nextInt(30) : 1 + r.nextInt(5);
         String eol = r.nextInt(6) == 0 ? "\r\n" : "\n";
         List<byte[]> lines = lines(f, s, rows, eol);
         boolean header =
@@ -562,6 +673,17 @@ final class TextCases {
         switch (i % 14) {
             case 0 -> {
                 what = "valid";
+                if (!header && f != TextParser.Format.JSON_EACH_ROW && r.nextInt(3) == 0) {
+                    what = "valid with a header row";
+                    List<String> names = new ArrayList<>(List.of(s.names()));
+                    if (r.nextBoolean()) {
+                        java.util.Collections.reverse(names);
+                    }
+                    if (r.nextBoolean()) {
+                        names.remove(names.size() - 1);
+                    }
+                    lines.add(0, String.join(sep(f), names).getBytes(StandardCharsets.UTF_8));
+                }
                 data = join(lines, eol, r.nextBoolean());
             }
             case 1 -> {

@@ -50,9 +50,20 @@ class TextDifferentialTest {
     }
 
     static Outcome ours(TextCases.Case c, int buffer) {
+        return ours(c, buffer, 0, 0);
+    }
+
+    static Outcome ours(TextCases.Case c, int buffer, long allowNum, double allowRatio) {
         TargetSchema schema = TargetSchema.parse(c.structure());
         TextParser p =
-                new TextParser(c.format(), schema, TextSettings.defaults(), 0, 0, "case", "");
+                new TextParser(
+                        c.format(),
+                        schema,
+                        TextSettings.defaults(),
+                        allowNum,
+                        allowRatio,
+                        "case",
+                        "");
         try {
             p.startAtObjectStart(new TextCursor(new ByteArrayInputStream(c.data()), 0, 1, buffer));
             Block b = Block.empty(schema.names(), schema.types(), 16);
@@ -74,6 +85,11 @@ class TextDifferentialTest {
     }
 
     static Outcome clickHouse(ChDb chdb, Path dir, TextCases.Case c, int n) throws Exception {
+        return clickHouse(chdb, dir, c, n, "");
+    }
+
+    static Outcome clickHouse(ChDb chdb, Path dir, TextCases.Case c, int n, String settings)
+            throws Exception {
         Path in = dir.resolve("in-" + n);
         Path out = dir.resolve("out-" + n + ".bin");
         Files.write(in, c.data());
@@ -90,7 +106,8 @@ class TextDifferentialTest {
                             + "', '"
                             + c.structure().replace("'", "\\'")
                             + "') SETTINGS session_timezone = 'UTC',"
-                            + " engine_file_truncate_on_insert = 1");
+                            + " engine_file_truncate_on_insert = 1"
+                            + settings);
         } catch (ChDbException e) {
             return new Outcome(null, e.getMessage());
         }
@@ -100,7 +117,7 @@ class TextDifferentialTest {
     @Test
     void malformedInputsAreRefusedOrReadExactlyAsClickHouseReadsThem() throws Exception {
         long seed = Long.getLong("text.differential.seed", 20240611L);
-        int perFormatAndSchema = Integer.getInteger("text.differential.cases", 28);
+        int perFormatAndSchema = Integer.getInteger("text.differential.cases", 40);
         List<TextCases.Case> cases = new TextCases(seed).generate(perFormatAndSchema);
         List<String> mismatches = new ArrayList<>();
         Map<TextParser.Format, int[]> tally = new EnumMap<>(TextParser.Format.class);
@@ -127,6 +144,11 @@ class TextDifferentialTest {
                                 && (!actual.ok()
                                         || Arrays.equals(actual.rowBinary(), small.rowBinary()));
                 if (!same || !sameSmall) {
+                    Path keep = Path.of("target", "text-differential-mismatches");
+                    Files.createDirectories(keep);
+                    Files.write(
+                            keep.resolve("case-" + n + "." + c.format().clickHouseName()),
+                            c.data());
                     mismatches.add(
                             c
                                     + "\n    ClickHouse: "
@@ -152,6 +174,64 @@ class TextDifferentialTest {
             assertThat(t[0]).as("inputs ClickHouse reads").isGreaterThan(20);
             assertThat(t[1]).as("inputs ClickHouse refuses").isGreaterThan(20);
         }
+    }
+
+    /**
+     * With {@code input_format_allow_errors_num = 1} and {@code input_format_allow_errors_ratio =
+     * 0.3}, malformed rows are skipped while few: ClickHouse and our parser must skip the same rows
+     * (and fail on the same inputs).
+     */
+    @Test
+    void skippedMalformedRowsAreTheRowsClickHouseSkips() throws Exception {
+        List<TextCases.Case> cases =
+                new TextCases(Long.getLong("text.differential.errors.seed", 77L)).generate(20);
+        List<String> mismatches = new ArrayList<>();
+        int skippedSome = 0;
+        try (ChDb chdb = ChDb.start(dir.resolve("chdb"))) {
+            int n = 0;
+            for (TextCases.Case c : cases) {
+                Outcome expected =
+                        clickHouse(
+                                chdb,
+                                dir,
+                                c,
+                                n++,
+                                ", input_format_allow_errors_num = 1,"
+                                        + " input_format_allow_errors_ratio = 0.3");
+                Outcome actual = ours(c, 64 * 1024, 1, 0.3);
+                Outcome strict = ours(c, 64 * 1024);
+                if (expected.ok() && !strict.ok()) {
+                    skippedSome++;
+                }
+                boolean same =
+                        expected.ok() == actual.ok()
+                                && (!expected.ok()
+                                        || Arrays.equals(expected.rowBinary(), actual.rowBinary()));
+                if (!same) {
+                    Path keep = Path.of("target", "text-differential-mismatches");
+                    Files.createDirectories(keep);
+                    Files.write(
+                            keep.resolve("errors-case-" + n + "." + c.format().clickHouseName()),
+                            c.data());
+                    mismatches.add(
+                            c + "\n    ClickHouse: " + expected + "\n    ours:       " + actual);
+                }
+            }
+        }
+        System.out.println(
+                "text differential with allowed errors: "
+                        + cases.size()
+                        + " inputs, "
+                        + skippedSome
+                        + " read only by skipping rows");
+        assertThat(mismatches)
+                .as(
+                        "%d of %d inputs differ from ClickHouse:\n%s",
+                        mismatches.size(), cases.size(), String.join("\n", mismatches))
+                .isEmpty();
+        assertThat(skippedSome)
+                .as("inputs read only because bad rows were skipped")
+                .isGreaterThan(30);
     }
 
     private static String tallyString(Map<TextParser.Format, int[]> tally) {
