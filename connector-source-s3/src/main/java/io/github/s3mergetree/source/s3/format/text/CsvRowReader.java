@@ -88,6 +88,7 @@ final class CsvRowReader extends RowReader {
     boolean readRow(Column[] columns) {
         column = -1;
         field = -1;
+        lastColumn = -1;
         hint = null;
         if (in.eof()) {
             return false;
@@ -107,6 +108,7 @@ final class CsvRowReader extends RowReader {
                 text.clear();
                 TextStrings.readCsv(in, text, settings);
             }
+            lastColumn = c;
             column = -1;
             if (!last) {
                 TextStrings.skipBlanks(in);
@@ -120,7 +122,7 @@ final class CsvRowReader extends RowReader {
                                             + n
                                             + " fields (fewer fields than columns, or an"
                                             + " unescaped quote in a value)"
-                                    : "no delimiter after field " + (f + 1);
+                                    : notValid("no delimiter after field " + (f + 1));
                     throw TextParseException.expected(String.valueOf(delimiter), in);
                 }
             }
@@ -177,13 +179,29 @@ final class CsvRowReader extends RowReader {
             }
         } else {
             hint =
-                    "more fields than the "
-                            + map.length
-                            + " expected, or an unquoted value with the delimiter";
+                    x == delimiter
+                            ? "more fields than the " + map.length + " expected"
+                            : notValid(
+                                    "more fields than the "
+                                            + map.length
+                                            + " expected, or an unquoted value with the"
+                                            + " delimiter");
             throw new TextParseException(
                     "Expected end of line"
                             + (in.snippet(1) == null ? "" : " before: '" + in.snippet(40) + "'"));
         }
+    }
+
+    /** A hint naming the value of the last column as the likely culprit. */
+    private String notValid(String otherwise) {
+        return lastColumn < 0
+                ? otherwise
+                : "the value of column '"
+                        + schema.names().get(lastColumn)
+                        + "' is not a valid "
+                        + schema.types().get(lastColumn).name()
+                        + ", or "
+                        + otherwise;
     }
 
     @Override

@@ -65,6 +65,7 @@ final class JsonEachRowReader extends RowReader {
     @Override
     boolean readRow(Column[] columns) {
         column = -1;
+        lastColumn = -1;
         hint = null;
         if (!allowNewRows) {
             return false;
@@ -133,6 +134,7 @@ final class JsonEachRowReader extends RowReader {
             } else {
                 r.readJson(in, columns[c]);
             }
+            lastColumn = c;
             column = -1;
         }
         for (int c = 0; c < seen.length; c++) {

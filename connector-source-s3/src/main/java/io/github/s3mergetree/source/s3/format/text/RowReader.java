@@ -29,6 +29,9 @@ abstract class RowReader {
     /** The 0-based field of the input row being parsed (CSV/TSV), or -1. */
     int field = -1;
 
+    /** The target column parsed last in this row (for errors between fields), or -1. */
+    int lastColumn = -1;
+
     /** Absolute offset where the field (or JSON value) being parsed starts. */
     long fieldStart;
 

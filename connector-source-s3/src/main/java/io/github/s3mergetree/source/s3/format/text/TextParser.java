@@ -309,38 +309,54 @@ public final class TextParser {
         return error(e, phase, "");
     }
 
+    /**
+     * The message of a malformed row: the object, then where the row starts (line, byte offset), or
+     * where the bad field starts when a column is named, the column and its type, ClickHouse's
+     * reason, an explanation of structural errors, where parsing stopped if elsewhere, and the row
+     * as text (escaped, never raw binary).
+     */
     private ObjectFormatException error(TextParseException e, String phase, String suffix) {
         long stopped = in.offset();
-        long at = rows.column >= 0 && rows.fieldStart <= stopped ? rows.fieldStart : stopped;
+        boolean inRow = phase == null && rows.rowStart <= stopped;
+        long at =
+                !inRow
+                        ? stopped
+                        : rows.column >= 0 && rows.fieldStart >= rows.rowStart
+                                ? rows.fieldStart
+                                : rows.rowStart;
+        long line = line(at);
         StringBuilder m = new StringBuilder();
         m.append(object).append(": cannot parse ").append(format.clickHouseName()).append(" input");
         if (phase != null) {
             m.append(' ').append(phase);
         }
-        long rowLine = rows.rowStart <= at ? line(rows.rowStart) : 0;
-        long line = line(at);
         m.append(" at ");
         if (line > 0) {
             m.append("line ").append(line).append(", ");
         }
         m.append("byte offset ").append(at).append(where);
-        if (rowLine > 0 && rowLine != line && phase == null) {
-            m.append(" (in the row starting at line ").append(rowLine).append(')');
-        }
         if (rows.column >= 0) {
             m.append(", column '")
                     .append(schema.names().get(rows.column))
                     .append("' (")
                     .append(schema.types().get(rows.column).name())
                     .append(')');
-        } else if (rows.field >= 0) {
-            m.append(", after field ").append(rows.field + 1);
+        } else if (rows.lastColumn >= 0) {
+            m.append(", after column '").append(schema.names().get(rows.lastColumn)).append('\'');
         }
         m.append(": ").append(e.getMessage());
         if (rows.hint != null) {
             m.append("; ").append(rows.hint);
         }
-        if (phase == null && rows.rowStart <= at) {
+        if (inRow && stopped != at) {
+            long stopLine = line(stopped);
+            m.append("; parsing stopped at ");
+            if (stopLine > 0) {
+                m.append("line ").append(stopLine).append(", ");
+            }
+            m.append("byte offset ").append(stopped);
+        }
+        if (inRow) {
             m.append("; row: '").append(in.text(rows.rowStart, stopped + 40, 200)).append('\'');
         }
         m.append(suffix);

@@ -85,6 +85,7 @@ final class TsvRowReader extends RowReader {
     boolean readRow(Column[] columns) {
         column = -1;
         field = -1;
+        lastColumn = -1;
         hint = null;
         if (in.eof()) {
             return false;
@@ -102,6 +103,7 @@ final class TsvRowReader extends RowReader {
             } else {
                 TextStrings.skipEscaped(in, text);
             }
+            lastColumn = c;
             column = -1;
             if (!last && !in.check('\t')) {
                 int x = in.peek();
@@ -115,7 +117,7 @@ final class TsvRowReader extends RowReader {
                                         + " backslash before a tab)"
                                 : x == '\r'
                                         ? "carriage return where a tab is expected"
-                                        : "no tab after field " + (f + 1);
+                                        : notValid("no tab after field " + (f + 1));
                 throw TextParseException.expected("\t", in);
             }
         }
@@ -159,11 +161,26 @@ final class TsvRowReader extends RowReader {
             }
         }
         if (!in.check('\n')) {
-            if (in.at('\t')) {
-                hint = "more fields than the " + map.length + " expected, or an unescaped tab";
-            }
+            hint =
+                    in.at('\t')
+                            ? "more fields than the "
+                                    + map.length
+                                    + " expected, or an unescaped tab"
+                            : notValid("garbage at the end of the row");
             throw TextParseException.expected("\n", in);
         }
+    }
+
+    /** A hint naming the value of the last column as the likely culprit. */
+    private String notValid(String otherwise) {
+        return lastColumn < 0
+                ? otherwise
+                : "the value of column '"
+                        + schema.names().get(lastColumn)
+                        + "' is not a valid "
+                        + schema.types().get(lastColumn).name()
+                        + ", or "
+                        + otherwise;
     }
 
     @Override
