@@ -143,42 +143,7 @@ public final class PartReader {
             }
         }
         for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
-            Path f = dir.resolve(e.getKey());
-            if (!Files.exists(f)) {
-                throw new CorruptPartException(f.toString(), 0, "a file", "missing");
-            }
-            byte[] content = Files.readAllBytes(f);
-            Checksums.Entry want = e.getValue();
-            if (content.length != want.fileSize()) {
-                throw new CorruptPartException(
-                        f.toString(),
-                        content.length,
-                        "size " + want.fileSize(),
-                        "size " + content.length);
-            }
-            if (want.compressed()) {
-                byte[] raw = CompressedBlockReader.decompressAll(content, f.toString());
-                Hash128 h = HashingOutput.hash(raw, 0, raw.length);
-                if (raw.length != want.uncompressedSize() || !h.equals(want.uncompressedHash())) {
-                    throw new CorruptPartException(
-                            f.toString(),
-                            0,
-                            "uncompressed "
-                                    + want.uncompressedSize()
-                                    + " bytes, hash "
-                                    + want.uncompressedHash().toHex(),
-                            "uncompressed " + raw.length + " bytes, hash " + h.toHex());
-                }
-            } else {
-                Hash128 h = HashingOutput.hash(content, 0, content.length);
-                if (!h.equals(want.fileHash())) {
-                    throw new CorruptPartException(
-                            f.toString(),
-                            0,
-                            "hash " + want.fileHash().toHex(),
-                            "hash " + h.toHex());
-                }
-            }
+            verifyFile(e.getKey(), e.getValue());
         }
         for (String required : List.of("count.txt")) {
             if (!checksums.entries().containsKey(required)) {
@@ -187,6 +152,68 @@ public final class PartReader {
                         0,
                         "an entry for " + required,
                         "none");
+            }
+        }
+    }
+
+    /**
+     * The cheap part of {@link #verify()}, run before a merge reads the part: every listed file
+     * exists with its listed size, and every file but the column data (marks, compressed or not,
+     * {@code primary.idx}, {@code count.txt}, {@code partition.dat}, min/max indexes) has its
+     * listed hash. The {@code .bin} files are not read here: the merge checks each of their blocks'
+     * checksums as it decompresses them. These files are small (a few bytes per granule and
+     * column), and a merge does not read all of them (it recomputes {@code primary.idx}), so a
+     * damaged one would otherwise go unnoticed or be silently replaced.
+     *
+     * @throws CorruptPartException on the first mismatch, naming the file
+     */
+    public void verifyUncompressedFiles() throws IOException {
+        for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
+            Checksums.Entry want = e.getValue();
+            if (want.compressed() && e.getKey().endsWith(".bin")) {
+                Path f = dir.resolve(e.getKey());
+                long size = Files.size(f);
+                if (size != want.fileSize()) {
+                    throw new CorruptPartException(
+                            f.toString(), size, "size " + want.fileSize(), "size " + size);
+                }
+            } else {
+                verifyFile(e.getKey(), want);
+            }
+        }
+    }
+
+    private void verifyFile(String name, Checksums.Entry want) throws IOException {
+        Path f = dir.resolve(name);
+        if (!Files.exists(f)) {
+            throw new CorruptPartException(f.toString(), 0, "a file", "missing");
+        }
+        byte[] content = Files.readAllBytes(f);
+        if (content.length != want.fileSize()) {
+            throw new CorruptPartException(
+                    f.toString(),
+                    content.length,
+                    "size " + want.fileSize(),
+                    "size " + content.length);
+        }
+        if (want.compressed()) {
+            byte[] raw = CompressedBlockReader.decompressAll(content, f.toString());
+            Hash128 h = HashingOutput.hash(raw, 0, raw.length);
+            if (raw.length != want.uncompressedSize() || !h.equals(want.uncompressedHash())) {
+                throw new CorruptPartException(
+                        f.toString(),
+                        0,
+                        "uncompressed "
+                                + want.uncompressedSize()
+                                + " bytes, hash "
+                                + want.uncompressedHash().toHex(),
+                        "uncompressed " + raw.length + " bytes, hash " + h.toHex());
+            }
+        } else {
+            Hash128 h = HashingOutput.hash(content, 0, content.length);
+            if (!h.equals(want.fileHash())) {
+                throw new CorruptPartException(
+                        f.toString(), 0, "hash " + want.fileHash().toHex(), "hash " + h.toHex());
             }
         }
     }

@@ -38,8 +38,20 @@ public final class InsertWriter {
     private final TableDirectory directory;
     private final PartWriter writer;
     private final boolean[] lazyStrings;
+    private final InsertSettings insertSettings;
 
+    /** A writer with ClickHouse's default insert settings ({@link InsertSettings#DEFAULTS}). */
     public InsertWriter(TableLayout layout, TableDirectory directory) {
+        this(layout, directory, InsertSettings.DEFAULTS);
+    }
+
+    /**
+     * A writer enforcing {@code insertSettings} ({@code max_partitions_per_insert_block}, ...) on
+     * every block.
+     */
+    public InsertWriter(
+            TableLayout layout, TableDirectory directory, InsertSettings insertSettings) {
+        this.insertSettings = java.util.Objects.requireNonNull(insertSettings, "insertSettings");
         this.layout = layout;
         this.directory = directory;
         this.writer = new PartWriter(layout.partFormat());
@@ -83,6 +95,9 @@ public final class InsertWriter {
     /**
      * Writes an insert block kept as chunks (see {@link BlockChunks}): the keys are evaluated per
      * chunk and concatenated, and each part's rows are gathered from the chunks in sorted order.
+     *
+     * @throws TooManyPartitionsException when the block's rows fall into more than {@code
+     *     max_partitions_per_insert_block} partitions (nothing is written)
      */
     public List<TemporaryPart> write(BlockChunks block, String purpose, Timings timings)
             throws IOException {
@@ -101,7 +116,8 @@ public final class InsertWriter {
                         layout.sortingKey().types(),
                         sortColumns,
                         layout.primaryKeySize());
-        List<PartitionedBlock> pieces = BlockSplitter.split(block, keys, lazyStrings);
+        List<PartitionedBlock> pieces =
+                BlockSplitter.split(block, keys, lazyStrings, insertSettings);
         timings.sortNanos += System.nanoTime() - t0;
         List<TemporaryPart> out = new ArrayList<>(pieces.size());
         try {

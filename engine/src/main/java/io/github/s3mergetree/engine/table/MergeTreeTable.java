@@ -47,6 +47,7 @@ public final class MergeTreeTable {
     private final PartWriter writer;
     private final InsertWriter insertWriter;
     private final PartLog partLog;
+    private final BrokenParts brokenParts;
     private final Map<PartName, ActivePart> partInfo = new ConcurrentHashMap<>();
     private final List<Consumer<List<PartName>>> newPartListeners = new CopyOnWriteArrayList<>();
 
@@ -59,6 +60,7 @@ public final class MergeTreeTable {
         this.partLog =
                 new PartLog(
                         dir.root().resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl"));
+        this.brokenParts = new BrokenParts(dir, partLog, layout.tableName(), clock);
     }
 
     /**
@@ -97,6 +99,14 @@ public final class MergeTreeTable {
         return partLog;
     }
 
+    /**
+     * Parts this instance found broken and moved to {@code detached/broken_*} (when loading, or
+     * when a merge failed on them).
+     */
+    public long partsDetachedBroken() {
+        return brokenParts.detachedCount();
+    }
+
     /** Called with the names of newly committed parts (the merge scheduler listens). */
     public void onNewParts(Consumer<List<PartName>> listener) {
         newPartListeners.add(listener);
@@ -107,12 +117,7 @@ public final class MergeTreeTable {
             try {
                 info(p);
             } catch (IOException | RuntimeException e) {
-                Path target = dir.detachBroken(p);
-                LOG.warn(
-                        "Part {} cannot be loaded and was detached to {}: {}",
-                        p,
-                        target,
-                        e.toString());
+                brokenParts.detach(p, 0, 0, "cannot be loaded: " + e);
             }
         }
     }
@@ -317,7 +322,12 @@ public final class MergeTreeTable {
      * Merges {@code sources} (contiguous active parts of one partition, in block order) into one
      * part and publishes it.
      *
-     * @return the merged part's name, or null if the sources changed meanwhile (nothing changed)
+     * <p>When the merge fails because a source is damaged (its files contradict {@code
+     * checksums.txt}), that source is moved to {@code detached/broken_<name>} ({@link BrokenParts})
+     * and null is returned: a later merge goes on without it.
+     *
+     * @return the merged part's name, or null if the sources changed meanwhile or a broken source
+     *     was detached (no merged part was published)
      */
     public PartName merge(List<PartName> sources, PartMerger.Progress progress) throws IOException {
         if (sources.isEmpty()) {
@@ -327,7 +337,6 @@ public final class MergeTreeTable {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         int level = 0;
-        List<PartReader> readers = new ArrayList<>();
         for (PartName p : sources) {
             if (!p.partitionId().equals(partition)) {
                 throw new IllegalArgumentException("parts of different partitions: " + sources);
@@ -335,20 +344,29 @@ public final class MergeTreeTable {
             min = Math.min(min, p.minBlock());
             max = Math.max(max, p.maxBlock());
             level = Math.max(level, p.level());
-            readers.add(PartReader.open(dir.root().resolve(p.toString())));
         }
         PartName target = new PartName(partition, min, max, level + 1, 0);
-        PartitionData partitionData = partitionDataOf(readers.get(0));
         Instant start = clock.instant();
         long startNanos = System.nanoTime();
-        Path tmp = dir.newTemporaryPartDirectory("merge", partition);
+        Path tmp = null;
         WrittenPartFiles files;
         try {
+            List<PartReader> readers = new ArrayList<>();
+            for (PartName p : sources) {
+                PartReader r = PartReader.open(dir.root().resolve(p.toString()));
+                // marks, primary.idx, ...: a damaged one is found here, not merged away
+                r.verifyUncompressedFiles();
+                readers.add(r);
+            }
+            PartitionData partitionData = partitionDataOf(readers.get(0));
+            tmp = dir.newTemporaryPartDirectory("merge", partition);
             files =
                     new PartMerger(writer)
                             .merge(readers, layout.mergeSpec(), partitionData, tmp, progress);
         } catch (IOException | RuntimeException e) {
-            Parts.deleteRecursively(tmp);
+            if (tmp != null) {
+                Parts.deleteRecursively(tmp);
+            }
             partLog.append(
                     new PartLog.Event(
                             PartLog.EventType.MergeParts,
@@ -366,6 +384,17 @@ public final class MergeTreeTable {
                             0,
                             1,
                             e.toString()));
+            if (e instanceof PartMerger.MergeCancelledException) {
+                throw e;
+            }
+            if (!dir.activeParts().containsAll(sources)) {
+                LOG.info("Merge into {} abandoned: its sources changed meanwhile ({})", target, e);
+                return null;
+            }
+            // a damaged source fails every merge that includes it: quarantine it, go on without
+            if (!brokenParts.detachBrokenSources(sources, e).isEmpty()) {
+                return null;
+            }
             throw e;
         }
         if (!dir.publishMerge(tmp, target, sources)) {

@@ -101,7 +101,8 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
                             pool,
                             poolSize,
                             Clock.systemUTC());
-            this.metrics = new MergeMetrics(context.metricGroup(), scheduler);
+            this.metrics =
+                    new MergeMetrics(context.metricGroup(), scheduler, table::partsDetachedBroken);
             this.tickMillis =
                     Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
             refreshPartCounts();

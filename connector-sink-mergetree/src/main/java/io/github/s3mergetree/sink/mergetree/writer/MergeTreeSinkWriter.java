@@ -5,6 +5,7 @@ import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.table.InsertSettings;
 import io.github.s3mergetree.engine.table.InsertWriter;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableDirectory;
@@ -142,7 +143,15 @@ public final class MergeTreeSinkWriter<IN>
         this.resolved = resolved;
         this.failures = failures;
         this.table = storage.open(resolved.layout(), Clock.systemUTC());
-        this.partsWriter = new PartsWriter(resolved.layout(), table.directory());
+        this.partsWriter =
+                new PartsWriter(
+                        resolved.layout(),
+                        table.directory(),
+                        new InsertSettings(
+                                options.get(MergeTreeSinkOptions.MAX_PARTITIONS_PER_INSERT_BLOCK),
+                                options.get(
+                                        MergeTreeSinkOptions
+                                                .THROW_ON_MAX_PARTITIONS_PER_INSERT_BLOCK)));
         this.converter =
                 input.createConverter(
                         new InputContext(

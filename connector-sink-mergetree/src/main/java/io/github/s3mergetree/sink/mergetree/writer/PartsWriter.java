@@ -2,6 +2,7 @@ package io.github.s3mergetree.sink.mergetree.writer;
 
 import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.table.InsertSettings;
 import io.github.s3mergetree.engine.table.InsertWriter;
 import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableLayout;
@@ -20,8 +21,8 @@ import org.apache.flink.annotation.Internal;
 final class PartsWriter {
     private final InsertWriter insertWriter;
 
-    PartsWriter(TableLayout layout, TableDirectory directory) {
-        this.insertWriter = new InsertWriter(layout, directory);
+    PartsWriter(TableLayout layout, TableDirectory directory, InsertSettings insertSettings) {
+        this.insertWriter = new InsertWriter(layout, directory, insertSettings);
     }
 
     List<TemporaryPart> write(BlockChunks block, String purpose, InsertWriter.Timings timings)
