@@ -47,10 +47,6 @@ class RealWorldFilesITCase {
 
     static {
         KNOWN_DIFFERENCES.put(
-                "pandas-bom.csv",
-                "the CSV reader keeps a UTF-8 BOM in the first header name (issue 16 item 7, the"
-                        + " text formats' part)");
-        KNOWN_DIFFERENCES.put(
                 "pyarrow-small-pages.parquet",
                 "v1 data pages that split a list's rows (pyarrow write_batch_size 5): parquet-mr's"
                         + " value-by-value reader fails with 'Reading past RLE/BitPacking stream';"

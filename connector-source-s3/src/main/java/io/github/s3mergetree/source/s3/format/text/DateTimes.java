@@ -174,6 +174,9 @@ final class DateTimes {
         long seconds;
         long fraction;
         int fractionDigits;
+        final int[] digits = new int[19];
+        final char[] alpha = new char[9];
+        final char[] rest = new char[7];
 
         void reset() {
             seconds = 0;
@@ -317,6 +320,9 @@ final class DateTimes {
                     "saturday",
                     "sunday");
 
+    private static final java.util.Set<String> WEEKDAYS =
+            java.util.Set.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
+
     private static TextParseException bad(String what) {
         return new TextParseException("Cannot read DateTime: " + what);
     }
@@ -345,7 +351,7 @@ final class DateTimes {
         boolean am = false;
         boolean pm = false;
         boolean commaBetween = false;
-        int[] d = new int[19];
+        int[] d = out.digits;
         while (!in.eof()) {
             if ((year != 0 && !hasTime) || (year == 0 && hasTime)) {
                 if (in.buf[in.pos] == ',') {
@@ -489,7 +495,7 @@ final class DateTimes {
                             if (n == 2 || n == 1) {
                                 month = (int) decimal(d, 0, n);
                             } else if (n == 0) {
-                                char[] alpha = new char[9];
+                                char[] alpha = out.alpha;
                                 int na = readAlpha(in, alpha, 9);
                                 if (na < 3) {
                                     throw bad(
@@ -620,7 +626,7 @@ final class DateTimes {
                         }
                     }
                 } else {
-                    char[] alpha = new char[3];
+                    char[] alpha = out.alpha;
                     int na = readAlpha(in, alpha, 3);
                     if (na == 0) {
                         break;
@@ -640,7 +646,7 @@ final class DateTimes {
                         }
                     } else {
                         boolean weekday = false;
-                        String w = new String(alpha).toLowerCase(java.util.Locale.ROOT);
+                        String w = new String(alpha, 0, 3).toLowerCase(java.util.Locale.ROOT);
                         int mm = month(alpha);
                         if (mm != 0) {
                             month = mm;
@@ -652,13 +658,12 @@ final class DateTimes {
                         } else if (w.equals("msd")) {
                             hasOffset = true;
                             offsetHour = 4;
-                        } else if (java.util.Set.of("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-                                .contains(w)) {
+                        } else if (WEEKDAYS.contains(w)) {
                             weekday = true;
                         } else {
                             throw bad("unexpected word");
                         }
-                        char[] rest = new char[7];
+                        char[] rest = out.rest;
                         int nr = readAlpha(in, rest, 7);
                         if (!in.eof() && Numbers.isAsciiLetter(in.buf[in.pos])) {
                             throw bad("unexpected word");

@@ -100,6 +100,9 @@ final class Numbers {
             if (signed && in.at('-')) {
                 in.pos++;
                 negative = true;
+                if (in.eof()) {
+                    throw TextParseException.afterEof();
+                }
             }
             if (in.at('0')) {
                 in.pos++;
@@ -313,8 +316,77 @@ final class Numbers {
         return negative ? -v : v;
     }
 
+    private static final double[] POW10 = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+    };
+
+    /**
+     * The value of a validated decimal number {@code t}, correctly rounded: by Clinger's fast path
+     * when the digits fit 53 bits (24 for Float32) and the power of ten is exact, else by
+     * Eisel-Lemire for up to 19 significant digits, else by the JDK's parser.
+     */
     private static double parse(ByteBuf t, boolean asFloat32) {
-        String s = new String(t.b, 0, t.len, java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] b = t.b;
+        int n = t.len;
+        long mantissa = 0;
+        int digits = 0;
+        int exp10 = 0;
+        int i = 0;
+        boolean simple = true;
+        boolean point = false;
+        for (; i < n && b[i] != 'e' && b[i] != 'E'; i++) {
+            byte c = b[i];
+            if (c == '.') {
+                point = true;
+                continue;
+            }
+            if (digits == 0 && c == '0') {
+                if (point) {
+                    exp10--;
+                }
+                continue;
+            }
+            if (digits >= 19) {
+                simple = false;
+                break;
+            }
+            mantissa = mantissa * 10 + (c - '0');
+            digits++;
+            if (point) {
+                exp10--;
+            }
+        }
+        if (simple && i < n) {
+            int sign = 1;
+            int j = i + 1;
+            if (b[j] == '+' || b[j] == '-') {
+                sign = b[j] == '-' ? -1 : 1;
+                j++;
+            }
+            int e = 0;
+            for (; j < n; j++) {
+                e = e * 10 + (b[j] - '0');
+                if (e > 10000) {
+                    simple = false;
+                    break;
+                }
+            }
+            exp10 += sign * e;
+        }
+        if (simple && !asFloat32) {
+            if (mantissa >= 0 && mantissa < (1L << 53) && exp10 >= -22 && exp10 <= 22) {
+                double m = mantissa;
+                return exp10 < 0 ? m / POW10[-exp10] : m * POW10[exp10];
+            }
+            return EiselLemire.toDouble(mantissa, exp10, false);
+        }
+        if (simple && mantissa >= 0 && mantissa < (1L << 24) && exp10 >= -10 && exp10 <= 10) {
+            float m = mantissa;
+            float p = (float) POW10[Math.abs(exp10)];
+            return exp10 < 0 ? m / p : m * p;
+        }
+        String s = new String(b, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
         return asFloat32 ? Float.parseFloat(s) : Double.parseDouble(s);
     }
 

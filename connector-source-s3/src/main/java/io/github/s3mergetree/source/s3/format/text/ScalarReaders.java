@@ -382,14 +382,80 @@ final class ScalarReaders {
 
         @Override
         void readCsv(TextCursor in, Column c) {
-            ByteBuf v = scratch.bytes;
-            v.clear();
-            TextStrings.readCsv(in, v, settings());
-            store(c, v);
+            if (!readCsvInPlace(in, (StringColumn) c)) {
+                ByteBuf v = scratch.bytes;
+                v.clear();
+                TextStrings.readCsv(in, v, settings());
+                store(c, v);
+            }
+        }
+
+        /**
+         * The common CSV field, copied once: wholly in the buffer, quoted without a doubled quote
+         * or unquoted up to the delimiter or {@code \n}. False (nothing consumed) otherwise.
+         */
+        private boolean readCsvInPlace(TextCursor in, StringColumn c) {
+            byte[] b = in.buf;
+            int p = in.pos;
+            int e = in.end;
+            if (p >= e) {
+                return false;
+            }
+            byte delimiter = (byte) settings().delimiter();
+            byte q = b[p];
+            if (q == '"' && settings().allowDoubleQuotes()) {
+                int k = p + 1;
+                while (k < e && b[k] != '"') {
+                    k++;
+                }
+                if (k + 1 >= e || b[k + 1] == '"') {
+                    return false; // the end is not in the buffer, or a doubled quote
+                }
+                c.add(b, p + 1, k - p - 1);
+                in.pos = k + 1;
+                return true;
+            }
+            if (q == '\'' && settings().allowSingleQuotes()) {
+                return false;
+            }
+            int k = p;
+            while (k < e) {
+                byte x = b[k];
+                if (x == delimiter || x == '\n') {
+                    break;
+                }
+                if (x == '\r') {
+                    return false;
+                }
+                k++;
+            }
+            if (k == e) {
+                return false;
+            }
+            int t = k;
+            while (t > p && (b[t - 1] == ' ' || b[t - 1] == '\t')) {
+                t--;
+            }
+            c.add(b, p, t - p);
+            in.pos = k;
+            return true;
         }
 
         @Override
         void readJson(TextCursor in, Column c) {
+            if (in.pos < in.end && in.buf[in.pos] == '"') {
+                // the common case in place: no escape before the closing quote
+                byte[] b = in.buf;
+                int k = in.pos + 1;
+                while (k < in.end && b[k] != '"' && b[k] != '\\') {
+                    k++;
+                }
+                if (k < in.end && b[k] == '"') {
+                    ((StringColumn) c).add(b, in.pos + 1, k - in.pos - 1);
+                    in.pos = k + 1;
+                    return;
+                }
+            }
             ByteBuf v = scratch.bytes;
             v.clear();
             readJsonString(in, v);
@@ -561,6 +627,7 @@ final class ScalarReaders {
         private final int precision;
         private final boolean dt64;
         private final long multiplier;
+        private final TextCursor field = TextCursor.inMemory();
 
         DateTimeReader(DataType type, ZoneId zone, int precision, Scratch s) {
             super(type, s);
@@ -670,7 +737,7 @@ final class ScalarReaders {
                 ByteBuf v = scratch.bytes2;
                 v.clear();
                 TextStrings.readCsv(in, v, settings());
-                TextCursor t = TextCursor.over(v.b, 0, v.len);
+                TextCursor t = field.reset(v.b, 0, v.len);
                 parse(t);
                 if (!t.eof()) {
                     throw new TextParseException(

@@ -69,15 +69,31 @@ public final class TextCursor {
      * A cursor over {@code bytes[off, off + len)} (a value read first as a string, then parsed).
      */
     static TextCursor over(byte[] bytes, int off, int len) {
-        TextCursor c = new TextCursor(null, 0, 0, 16);
-        c.buf = bytes;
-        c.pos = off;
-        c.end = off + len;
-        c.base = -off;
-        c.countedTo = 0;
-        c.exhausted = true;
-        c.memory = true;
-        return c;
+        return new TextCursor().reset(bytes, off, len);
+    }
+
+    private TextCursor() {
+        this.in = null;
+        this.firstLine = 0;
+    }
+
+    /** A reusable in-memory cursor (see {@link #over}). */
+    static TextCursor inMemory() {
+        return new TextCursor();
+    }
+
+    /** Makes this in-memory cursor read {@code bytes[off, off + len)}. */
+    TextCursor reset(byte[] bytes, int off, int len) {
+        buf = bytes;
+        pos = off;
+        end = off + len;
+        base = -off;
+        countedTo = 0;
+        linesCounted = 0;
+        pinned = 0;
+        exhausted = true;
+        memory = true;
+        return this;
     }
 
     /** True when no byte is left (reads more first if the buffer is consumed). */
