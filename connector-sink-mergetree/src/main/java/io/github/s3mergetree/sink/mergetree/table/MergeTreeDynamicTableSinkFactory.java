@@ -78,7 +78,13 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.MERGES_ENABLED,
                     MergeTreeSinkOptions.BACKGROUND_POOL_SIZE,
                     MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS,
-                    MergeTreeSinkOptions.OPTIMIZE_FINAL);
+                    MergeTreeSinkOptions.OPTIMIZE_FINAL,
+                    MergeTreeSinkOptions.CLICKHOUSE_URL,
+                    MergeTreeSinkOptions.CLICKHOUSE_TABLE,
+                    MergeTreeSinkOptions.CLICKHOUSE_USER,
+                    MergeTreeSinkOptions.CLICKHOUSE_PASSWORD,
+                    MergeTreeSinkOptions.DELIVER,
+                    MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR);
 
     @Override
     public String factoryIdentifier() {
