@@ -22,6 +22,9 @@ import org.apache.flink.annotation.Internal;
 public final class TextCursor {
     private static final int DEFAULT_BUFFER = 64 * 1024;
 
+    /** The largest buffer: a row (kept whole for its messages) may not be longer. */
+    static final int MAX_BUFFER = 1 << 30;
+
     /** Bytes kept before the oldest pin (or the position), for {@link #byteBefore}. */
     private static final int LOOKBACK = 4;
 
@@ -176,6 +179,13 @@ public final class TextCursor {
             end -= keep;
         }
         if (end == buf.length) {
+            if (buf.length >= MAX_BUFFER) {
+                throw new TextParseException(
+                        "a row of more than "
+                                + (MAX_BUFFER >> 20)
+                                + " MiB: is a quote or a JSON string left open?",
+                        false);
+            }
             buf = Arrays.copyOf(buf, buf.length * 2);
         }
         try {
