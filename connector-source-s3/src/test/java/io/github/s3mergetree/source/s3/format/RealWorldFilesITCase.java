@@ -45,13 +45,6 @@ class RealWorldFilesITCase {
      */
     static final Map<String, String> KNOWN_DIFFERENCES = new LinkedHashMap<>();
 
-    static {
-        KNOWN_DIFFERENCES.put(
-                "pyarrow-small-pages.parquet",
-                "v1 data pages that split a list's rows (pyarrow write_batch_size 5): parquet-mr's"
-                        + " value-by-value reader fails with 'Reading past RLE/BitPacking stream';"
-                        + " ClickHouse reads them");
-    }
 
     /** What the errors of refused files must say (besides naming the object), by file. */
     static final Map<String, List<String>> ERROR_MUST_SAY =
@@ -89,6 +82,14 @@ class RealWorldFilesITCase {
 
     /** Runs the generator into {@code out}; fails loudly when it cannot run. */
     static List<Case> generate(Path out) throws Exception {
+        return generate("generate.py", out);
+    }
+
+    /**
+     * Runs the generator {@code tools/realworld/<script>} into {@code out} and returns its
+     * manifest; fails loudly when it cannot run.
+     */
+    static List<Case> generate(String script, Path out) throws Exception {
         Path root = repositoryRoot();
         Path python =
                 Path.of(
@@ -100,11 +101,11 @@ class RealWorldFilesITCase {
                         "the real-world file suite needs the venv tools/pyenv with pyarrow, pandas"
                                 + " and duckdb: run tools/install-test-engines.sh")
                 .isExecutable();
-        Path log = out.resolveSibling("generate.log");
+        Path log = out.resolveSibling(script + ".log");
         Process p =
                 new ProcessBuilder(
                                 python.toString(),
-                                root.resolve("tools/realworld/generate.py").toString(),
+                                root.resolve("tools/realworld").resolve(script).toString(),
                                 out.toString())
                         .redirectErrorStream(true)
                         .redirectOutput(log.toFile())
@@ -114,7 +115,7 @@ class RealWorldFilesITCase {
             p.destroyForcibly();
         }
         assertThat(done && p.exitValue() == 0)
-                .as("tools/realworld/generate.py failed:\n%s", Files.readString(log))
+                .as("tools/realworld/%s failed:\n%s", script, Files.readString(log))
                 .isTrue();
         return manifest(out);
     }
@@ -198,7 +199,11 @@ class RealWorldFilesITCase {
         assertThat(failures).as("files read differently from ClickHouse:\n%s", report).isEmpty();
     }
 
-    private static Result run(Case c, ChDb ch, FormatTesting t, Path files, Path expectedDir)
+    /**
+     * Reads one file with our reader and with chDB (into {@code expectedDir}) and compares: the
+     * outcome, and what differs.
+     */
+    static Result run(Case c, ChDb ch, FormatTesting t, Path files, Path expectedDir)
             throws IOException {
         Path out = expectedDir.resolve(c.file() + ".rowbinary");
         String chError = null;
