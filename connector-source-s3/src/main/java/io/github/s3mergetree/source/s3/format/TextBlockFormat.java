@@ -1,8 +1,5 @@
 package io.github.s3mergetree.source.s3.format;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.source.s3.format.text.TextCursor;
 import io.github.s3mergetree.source.s3.format.text.TextParser;
@@ -14,10 +11,7 @@ import java.io.InputStream;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-<<<<<<< HEAD
 import org.apache.flink.configuration.ReadableConfig;
-=======
->>>>>>> main
 
 /**
  * Text formats into columnar {@link Block}s of a {@link TargetSchema}, parsed byte by byte as
