@@ -45,7 +45,6 @@ class RealWorldFilesITCase {
      */
     static final Map<String, String> KNOWN_DIFFERENCES = new LinkedHashMap<>();
 
-
     /** What the errors of refused files must say (besides naming the object), by file. */
     static final Map<String, List<String>> ERROR_MUST_SAY =
             Map.of(
