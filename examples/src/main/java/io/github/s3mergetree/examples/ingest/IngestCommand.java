@@ -11,6 +11,7 @@ import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.examples.cli.Subcommand;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.source.s3.S3Source;
+import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -250,20 +251,16 @@ public final class IngestCommand implements Subcommand {
             Configuration conf = flinkConfiguration(state);
             // rows read and bytes downloaded, from the job's metrics: an embedded MiniCluster
             // reports them into this JVM, a cluster answers over REST
-            ReadProgress read = o.jobmanager() == null ? ReadMetricsReporter.install(conf) : null;
-            try {
-                StreamExecutionEnvironment env = environment(conf);
-                IngestPipeline.addTo(env, source, sink, o);
-                installStopHandler(state);
-                client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
-                if (read == null) {
-                    read = new RestReadProgress(o.jobmanager(), client.getJobID().toString());
-                }
+            StreamExecutionEnvironment env = environment(conf);
+            IngestPipeline.addTo(env, source, sink, o);
+            installStopHandler(state);
+            client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
+            String jobId = client.getJobID().toString();
+            try (ReadProgress read =
+                    o.jobmanager() == null
+                            ? SourceCountersReporter.progress(jobId)
+                            : new RestReadProgress(o.jobmanager(), jobId)) {
                 return awaitAndSummarize(state, progress, logStart, listing, conf, read);
-            } finally {
-                if (read != null) {
-                    read.close();
-                }
             }
         }
 
@@ -409,6 +406,11 @@ public final class IngestCommand implements Subcommand {
 
         private Configuration flinkConfiguration(IngestState state) throws IOException {
             Configuration conf = new Configuration();
+            if (o.jobmanager() == null) {
+                // the embedded MiniCluster reports the source's counters (rows read, bytes
+                // downloaded, malformed rows skipped) to the progress line and the summary
+                SourceCountersReporter.install(conf);
+            }
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, o.checkpointInterval());
             conf.set(
                     CheckpointingOptions.CHECKPOINTS_DIRECTORY,
@@ -583,7 +585,8 @@ public final class IngestCommand implements Subcommand {
                     Locale.ROOT,
                     "{\"rows\":%d,\"bytes_uncompressed\":%d,\"seconds\":%.3f,\"rows_per_s\":%.0f,"
                             + "\"insert_seconds\":%.3f,"
-                            + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d}%n",
+                            + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d,"
+                            + "\"rows_skipped\":%s}%n",
                     s.rows(),
                     s.bytesUncompressed(),
                     seconds,
@@ -591,8 +594,26 @@ public final class IngestCommand implements Subcommand {
                     insertSeconds,
                     s.partsWritten(),
                     s.activeParts(),
-                    s.merges());
+                    s.merges(),
+                    rowsSkipped());
             out.flush();
+        }
+
+        /**
+         * Malformed text rows this run's job skipped ({@code input_format_allow_errors_*}); 0 if no
+         * job ran, {@code null} on a remote cluster (its metrics are in Flink's web UI).
+         */
+        private String rowsSkipped() {
+            if (client == null) {
+                return "0";
+            }
+            return o.jobmanager() == null
+                    ? String.valueOf(
+                            SourceCountersReporter.total(
+                                            client.getJobID().toString(),
+                                            S3SourceMetrics.ROWS_SKIPPED)
+                                    .orElse(0L))
+                    : "null";
         }
 
         /** Seconds from the job's reading start to {@code end} (now when there is none yet). */

@@ -10,7 +10,7 @@ import java.util.Optional;
  * most of its run.
  *
  * <p>Two ways to the metrics: an embedded MiniCluster runs in this JVM and reports to a {@link
- * ReadMetricsReporter}; a cluster is asked over its REST API ({@link RestReadProgress}).
+ * SourceCountersReporter}; a cluster is asked over its REST API ({@link RestReadProgress}).
  */
 interface ReadProgress extends AutoCloseable {
     /** Rows read and bytes downloaded, summed over the source's subtasks. */
