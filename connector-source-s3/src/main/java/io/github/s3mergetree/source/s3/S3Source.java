@@ -7,6 +7,7 @@ import io.github.s3mergetree.source.s3.enumerator.S3SourceEnumerator;
 import io.github.s3mergetree.source.s3.enumerator.SplitPlanner;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions.FailedObjects;
 import io.github.s3mergetree.source.s3.reader.S3SourceReader;
 import io.github.s3mergetree.source.s3.reader.S3SplitReader;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
@@ -14,11 +15,14 @@ import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitSerializer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -60,16 +64,19 @@ public final class S3Source<T>
     private final GlobPattern pattern;
     private final S3ObjectFormat<T> format;
     private final Configuration options;
+    @Nullable private final List<S3ObjectSplit> splits;
 
     S3Source(
             ObjectStoreConfig storeConfig,
             GlobPattern pattern,
             S3ObjectFormat<T> format,
-            Configuration options) {
+            Configuration options,
+            @Nullable List<S3ObjectSplit> splits) {
         this.storeConfig = storeConfig;
         this.pattern = pattern;
         this.format = format;
         this.options = options;
+        this.splits = splits == null ? null : List.copyOf(splits);
     }
 
     /** A builder of a source decoding objects with {@code format}. */
@@ -91,7 +98,7 @@ public final class S3Source<T>
         Configuration config = new Configuration(options);
         S3SourceMetrics metrics = new S3SourceMetrics(readerContext.metricGroup());
         Map<String, String> failures =
-                getBoundedness() == Boundedness.BOUNDED ? null : new ConcurrentHashMap<>();
+                failedObjects() == FailedObjects.PARK ? new ConcurrentHashMap<>() : null;
         int threads = options.get(S3SourceOptions.MAX_DOWNLOAD_THREADS);
         int subtask = readerContext.getIndexOfSubtask();
         return new S3SourceReader<>(
@@ -124,10 +131,28 @@ public final class S3Source<T>
                 failures);
     }
 
+    /** What a failed object does: {@code s3.failed-objects}, by default FAIL when bounded. */
+    public FailedObjects failedObjects() {
+        return options.getOptional(S3SourceOptions.FAILED_OBJECTS)
+                .orElse(
+                        getBoundedness() == Boundedness.BOUNDED
+                                ? FailedObjects.FAIL
+                                : FailedObjects.PARK);
+    }
+
+    /** The splits this source reads instead of listing its pattern, if it was given some. */
+    public Optional<List<S3ObjectSplit>> splits() {
+        return Optional.ofNullable(splits);
+    }
+
     @Override
     public SplitEnumerator<S3ObjectSplit, S3EnumeratorState> createEnumerator(
             SplitEnumeratorContext<S3ObjectSplit> enumContext) {
-        return restoreEnumerator(enumContext, S3EnumeratorState.initial());
+        return restoreEnumerator(
+                enumContext,
+                splits == null
+                        ? S3EnumeratorState.initial()
+                        : new S3EnumeratorState(splits, true, null, Map.of(), Map.of()));
     }
 
     @Override
@@ -138,13 +163,18 @@ public final class S3Source<T>
                 storeConfig,
                 pattern,
                 options,
-                new SplitPlanner(
-                        format,
-                        options.get(S3SourceOptions.SPLIT_SIZE),
-                        options.get(S3SourceOptions.COMPRESSION)),
+                splitPlanner(),
                 discoveryInterval(),
                 checkpoint,
                 System::currentTimeMillis);
+    }
+
+    /** How this source cuts an object into splits ({@code s3.split.size}, the format). */
+    public SplitPlanner splitPlanner() {
+        return new SplitPlanner(
+                format,
+                options.get(S3SourceOptions.SPLIT_SIZE),
+                options.get(S3SourceOptions.COMPRESSION));
     }
 
     @Override

@@ -9,8 +9,12 @@ import io.github.s3mergetree.examples.cli.DeliveryCliOptions;
 import io.github.s3mergetree.examples.cli.RunDirectories;
 import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.examples.cli.Subcommand;
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.source.s3.S3Source;
+import io.github.s3mergetree.source.s3.enumerator.FailedObjectsReport;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +23,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -54,6 +60,12 @@ import sun.misc.Signal;
  * ObjectPreflight}). Progress goes to stderr; the last stdout line is a JSON summary.
  */
 public final class IngestCommand implements Subcommand {
+    /**
+     * The exit code of a bounded ingest that finished with objects it could not read (every other
+     * row committed; the summary lists them).
+     */
+    public static final int EXIT_FAILED_OBJECTS = 3;
+
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration POLL_UNTIL_RUNNING = Duration.ofMillis(10);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
@@ -86,6 +98,8 @@ public final class IngestCommand implements Subcommand {
         private final AtomicBoolean stopRequested = new AtomicBoolean();
         private volatile JobClient client;
         private java.util.OptionalLong totalRows = java.util.OptionalLong.empty();
+        private S3Source<Block> sourceForNames;
+        private ObjectStoreClient describer;
 
         Run(IngestOptions o, DeliveryCliOptions deliveryOptions, PrintStream out, PrintStream err) {
             this.o = o;
@@ -102,6 +116,7 @@ public final class IngestCommand implements Subcommand {
             checkTableDirectory(storedForm);
             IngestSettings settings = IngestSettings.parse(o.settings());
             S3Source<Block> source = IngestPipeline.source(o, schema, settings);
+            sourceForNames = source;
             MergeTreeSink<Block> sink = IngestPipeline.sink(o, ddl, settings);
 
             ObjectPreflight.Listing listing = ObjectPreflight.list(source);
@@ -145,7 +160,7 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.start();
                 }
-                int code = run(state, source, sink, listing);
+                int code = run(state, schema, settings, source, sink, listing);
                 if (delivery != null) {
                     long[] totals = delivery.finish();
                     err.printf(
@@ -160,12 +175,17 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.close();
                 }
+                if (describer != null) {
+                    describer.close();
+                }
             }
         }
 
         private int run(
                 IngestState state,
-                S3Source<Block> source,
+                TableSchema schema,
+                IngestSettings settings,
+                S3Source<Block> listed,
                 MergeTreeSink<Block> sink,
                 ObjectPreflight.Listing listing)
                 throws Exception {
@@ -175,22 +195,50 @@ public final class IngestCommand implements Subcommand {
                 state.setPartLogStart(progress.partLogLines());
             }
             long logStart = state.partLogStart().get();
+            if (o.startOver()) {
+                logStart = startOver(state, progress, logStart, listing);
+            }
             if (state.finished() && !o.continuous()) {
                 err.println(
                         "this ingest already finished (state in "
                                 + state.directory()
-                                + "); nothing to do. Delete that directory to ingest again.");
-                printSummary(progress.snapshot(logStart), null);
+                                + "); nothing to do. (--start-over would read every object again"
+                                + " and add its rows to the table a second time.)");
+                printSummary(progress.snapshot(logStart), null, List.of());
                 return 0;
             }
 
             if (o.jobmanager() != null && awaitPreviousRemoteJob(state, progress, logStart)) {
-                if (!o.continuous()) {
-                    state.markFinished();
-                }
-                printSummary(progress.snapshot(logStart), null);
-                return 0;
+                return finish(state, progress, logStart, null, false);
             }
+
+            List<S3ObjectSplit> resume = null;
+            if (!o.continuous() && state.latestSnapshot().isEmpty()) {
+                List<S3ObjectSplit> parked = state.failedObjects();
+                if (!parked.isEmpty()) {
+                    FailedObjectsResume.Plan plan = resumePlan(listed, parked, listing);
+                    err.println(
+                            "the last run of this ingest could not read "
+                                    + plan.notes().size()
+                                    + (plan.notes().size() == 1 ? " object" : " objects")
+                                    + "; reading exactly what is missing of "
+                                    + (plan.notes().size() == 1 ? "it" : "them")
+                                    + ":");
+                    for (String note : plan.notes()) {
+                        err.println("  " + note);
+                    }
+                    if (plan.splits().isEmpty()) {
+                        state.markFinished();
+                        err.println("nothing left to read: done");
+                        printSummary(progress.snapshot(logStart), null, List.of());
+                        return 0;
+                    }
+                    resume = plan.splits();
+                }
+            }
+            Files.deleteIfExists(state.runReport());
+            S3Source<Block> source =
+                    IngestPipeline.source(o, schema, settings, state.runReport(), resume);
 
             Configuration conf = flinkConfiguration(state);
             StreamExecutionEnvironment env = environment(conf);
@@ -207,13 +255,37 @@ public final class IngestCommand implements Subcommand {
                             : "on the cluster at " + o.jobmanager(),
                     conf.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
                             .map(p -> "resuming from " + p)
-                            .orElse("fresh start"),
+                            .orElse(
+                                    resume == null
+                                            ? "fresh start"
+                                            : "reading " + resume.size() + " resumed splits"),
                     o.tablePath());
 
             Instant readingStart = awaitEnd(progress, logStart, listing);
-            boolean stopped = stopRequested.get();
-            if (!o.continuous() && !stopped) {
-                state.markFinished();
+            return finish(state, progress, logStart, readingStart, stopRequested.get());
+        }
+
+        /**
+         * After the job ended (or a previous remote job did): a bounded ingest that read everything
+         * is marked finished; one that parked objects records them (the next run reads exactly what
+         * is missing of them) and exits with {@link #EXIT_FAILED_OBJECTS}. A stopped job keeps its
+         * savepoint. Prints the done line and the summary.
+         */
+        private int finish(
+                IngestState state,
+                TableProgress progress,
+                long logStart,
+                Instant readingStart,
+                boolean stopped)
+                throws IOException {
+            List<S3ObjectSplit> failed = FailedObjectsReport.read(state.runReport().toString());
+            boolean bounded = !o.continuous() && !stopped;
+            if (bounded) {
+                if (failed.isEmpty()) {
+                    state.markFinished();
+                } else {
+                    state.recordFailedObjects();
+                }
             }
             TableProgress.Snapshot s = progress.snapshot(logStart);
             err.printf(
@@ -224,8 +296,94 @@ public final class IngestCommand implements Subcommand {
                     s.partsWritten(),
                     s.merges(),
                     s.activeParts());
-            printSummary(s, readingStart);
-            return 0;
+            if (!failed.isEmpty()) {
+                err.printf(
+                        Locale.ROOT,
+                        "%d %s could not be read%s; every other row is committed:%n",
+                        failed.size(),
+                        failed.size() == 1 ? "object" : "objects (or byte ranges of objects)",
+                        o.continuous() ? " and stay parked" : "");
+                for (S3ObjectSplit f : failed) {
+                    err.printf(
+                            Locale.ROOT,
+                            "  %s: %,d rows committed; %s%n",
+                            objectName(f),
+                            f.rowsRead(),
+                            f.failure().orElse(""));
+                }
+                if (bounded) {
+                    err.println(
+                            "fix them and run the same command again: it reads exactly what is"
+                                    + " missing (an object with no committed rows anew, whatever"
+                                    + " its version; a changed one with committed rows only with"
+                                    + " --resume-changed-objects)");
+                }
+            }
+            printSummary(s, readingStart, failed);
+            return bounded && !failed.isEmpty() ? EXIT_FAILED_OBJECTS : 0;
+        }
+
+        /** What to read of the parked objects of the last finished run, given the objects now. */
+        private FailedObjectsResume.Plan resumePlan(
+                S3Source<Block> listed,
+                List<S3ObjectSplit> parked,
+                ObjectPreflight.Listing listing) {
+            Map<String, ObjectSummary> byKey = new HashMap<>();
+            for (ObjectSummary os : listing.objects()) {
+                byKey.put(os.key(), os);
+            }
+            return FailedObjectsResume.plan(
+                    parked, byKey, listed.splitPlanner(), o.resumeChangedObjects(), this::describe);
+        }
+
+        /**
+         * {@code --start-over}: says what it does to the table, then forgets this ingest's state.
+         * Returns the new start of the part log count.
+         */
+        private long startOver(
+                IngestState state,
+                TableProgress progress,
+                long logStart,
+                ObjectPreflight.Listing listing)
+                throws IOException {
+            TableProgress.Snapshot before = progress.snapshot(logStart);
+            long now = progress.partLogLines();
+            err.printf(
+                    Locale.ROOT,
+                    "--start-over: forgetting this ingest's state in %s (%s). The %,d rows its"
+                            + " earlier runs committed stay in %s; every one of the %d objects"
+                            + " matching %s is read again from the start, so the table will hold"
+                            + " %s rows twice. (For a clean copy, ingest into a new --table-path.)%n",
+                    state.directory(),
+                    state.finished()
+                            ? "finished"
+                            : state.failedObjects().isEmpty()
+                                    ? "not finished"
+                                    : "finished but for "
+                                            + state.failedObjects().size()
+                                            + " failed objects",
+                    before.rows(),
+                    o.tablePath(),
+                    listing.objects().size(),
+                    o.source(),
+                    before.rows() == 0 ? "no" : "those");
+            state.startOver(now);
+            return now;
+        }
+
+        private String describe(String key) {
+            if (describer == null) {
+                describer = sourceForNames.storeConfig().createClient();
+            }
+            return describer.describe(key);
+        }
+
+        private String objectName(S3ObjectSplit f) {
+            return describe(f.key())
+                    + (f.isWholeObject()
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT, " bytes [%d, %d)", f.rangeStart(), f.rangeEnd()));
         }
 
         /**
@@ -499,14 +657,31 @@ public final class IngestCommand implements Subcommand {
                     secs);
         }
 
-        private void printSummary(TableProgress.Snapshot s, Instant readingStart) {
+        private void printSummary(
+                TableProgress.Snapshot s, Instant readingStart, List<S3ObjectSplit> failed) {
             double seconds = secondsSince(readingStart, s.lastEvent());
             double insertSeconds = secondsSince(readingStart, s.lastNewPart());
+            StringBuilder failedJson = new StringBuilder("[");
+            for (S3ObjectSplit f : failed) {
+                if (failedJson.length() > 1) {
+                    failedJson.append(',');
+                }
+                failedJson
+                        .append("{\"object\":")
+                        .append(jsonString(objectName(f)))
+                        .append(",\"rows_committed\":")
+                        .append(f.rowsRead())
+                        .append(",\"error\":")
+                        .append(jsonString(f.failure().orElse("")))
+                        .append('}');
+            }
+            failedJson.append(']');
             out.printf(
                     Locale.ROOT,
                     "{\"rows\":%d,\"bytes_uncompressed\":%d,\"seconds\":%.3f,\"rows_per_s\":%.0f,"
                             + "\"insert_seconds\":%.3f,"
-                            + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d}%n",
+                            + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d,"
+                            + "\"failed_objects\":%s}%n",
                     s.rows(),
                     s.bytesUncompressed(),
                     seconds,
@@ -514,8 +689,32 @@ public final class IngestCommand implements Subcommand {
                     insertSeconds,
                     s.partsWritten(),
                     s.activeParts(),
-                    s.merges());
+                    s.merges(),
+                    failedJson);
             out.flush();
+        }
+
+        /** {@code v} as a JSON string literal. */
+        static String jsonString(String v) {
+            StringBuilder b = new StringBuilder("\"");
+            for (int i = 0; i < v.length(); i++) {
+                char c = v.charAt(i);
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    case '\n' -> b.append("\\n");
+                    case '\r' -> b.append("\\r");
+                    case '\t' -> b.append("\\t");
+                    default -> {
+                        if (c < 0x20) {
+                            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                        } else {
+                            b.append(c);
+                        }
+                    }
+                }
+            }
+            return b.append('"').toString();
         }
 
         /** Seconds from the job's reading start to {@code end} (now when there is none yet). */
