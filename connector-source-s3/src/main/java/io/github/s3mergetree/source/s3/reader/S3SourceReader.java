@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
@@ -28,10 +30,14 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
  * with the records it emitted (the same checkpoint barrier), an event to the enumerator is not; a
  * failure recorded only by the enumerator could be lost, or kept for a split a restore rolled back.
  * So the enumerator's list of parked splits is always rebuilt from, and equal to, the readers'.
+ *
+ * @param <B> what the format decodes
+ * @param <T> what the source emits
  */
-public final class S3SourceReader<T>
+@Internal
+public final class S3SourceReader<B, T>
         extends SingleThreadMultiplexSourceReaderBase<
-                PositionedRecord<T>, T, S3ObjectSplit, S3ObjectSplitState> {
+                PositionedRecord<B>, T, S3ObjectSplit, S3ObjectSplitState> {
 
     private final Map<String, String> failures;
     private final int prefetchDepth;
@@ -43,15 +49,17 @@ public final class S3SourceReader<T>
     private boolean started;
 
     /**
+     * @param expander how a decoded record becomes output records; null: as it is
      * @param failures split id → reason of splits whose read failed, filled by the split reader
      *     when failed objects are parked; null when failures are fatal
      */
     public S3SourceReader(
-            Supplier<SplitReader<PositionedRecord<T>, S3ObjectSplit>> splitReaderSupplier,
+            Supplier<SplitReader<PositionedRecord<B>, S3ObjectSplit>> splitReaderSupplier,
+            @Nullable RecordExpander<B, T> expander,
             Configuration config,
             SourceReaderContext context,
             Map<String, String> failures) {
-        super(splitReaderSupplier, new S3RecordEmitter<>(), config, context);
+        super(splitReaderSupplier, new S3RecordEmitter<>(expander), config, context);
         this.failures = failures;
         this.prefetchDepth =
                 config.get(S3SourceOptions.PREFETCH)

@@ -48,6 +48,7 @@ import org.slf4j.LoggerFactory;
  * S3ObjectSplit#rowsToSkipFromStart()}) is read from the start and that many leading rows are
  * dropped before anything is emitted (records must be {@link Block}s).
  */
+@org.apache.flink.annotation.Internal
 public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, S3ObjectSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(S3SplitReader.class);
 
