@@ -14,10 +14,12 @@ import org.junit.jupiter.api.Test;
 
 /** {@link FailedObjectsResume}: what a rerun reads of each object an earlier run parked. */
 class FailedObjectsResumeTest {
+    /** TabSeparated: a splittable text format (CSV is read whole), so objects have ranges. */
     static final SplitPlanner PLANNER =
             new SplitPlanner(
                     new TextBlockFormat(
-                            TextBlockFormat.Kind.of("CSV"), TargetSchema.parse("id Int64")),
+                            TextBlockFormat.Kind.of("TabSeparated"),
+                            TargetSchema.parse("id Int64")),
                     1000);
 
     static S3ObjectSplit failed(String key, String etag, long size, long rows) {
@@ -31,9 +33,9 @@ class FailedObjectsResumeTest {
 
     @Test
     void unchangedIsResumedWhereItFailed() {
-        S3ObjectSplit f = failed("a.csv", "e1", 500, 40);
+        S3ObjectSplit f = failed("a.tsv", "e1", 500, 40);
         FailedObjectsResume.Plan p =
-                plan(List.of(f), Map.of("a.csv", new ObjectSummary("a.csv", 500, "e1", 0)), false);
+                plan(List.of(f), Map.of("a.tsv", new ObjectSummary("a.tsv", 500, "e1", 0)), false);
         assertThat(p.splits()).containsExactly(f.withoutFailure());
         assertThat(p.notes()).singleElement().asString().contains("unchanged");
     }
@@ -42,8 +44,8 @@ class FailedObjectsResumeTest {
     void changedWithoutCommittedRowsIsReadAnewAndPlannedAgain() {
         FailedObjectsResume.Plan p =
                 plan(
-                        List.of(failed("a.csv", "e1", 500, 0)),
-                        Map.of("a.csv", new ObjectSummary("a.csv", 2500, "e2", 0)),
+                        List.of(failed("a.tsv", "e1", 500, 0)),
+                        Map.of("a.tsv", new ObjectSummary("a.tsv", 2500, "e2", 0)),
                         false);
         // the new version is 2.5 split sizes: three fresh ranges of the new ETag
         assertThat(p.splits())
@@ -53,10 +55,10 @@ class FailedObjectsResumeTest {
 
     @Test
     void changedWithCommittedRowsNeedsTheOptionThenSkipsThem() {
-        List<S3ObjectSplit> parked = List.of(failed("a.csv", "e1", 500, 1500));
-        Map<String, ObjectSummary> now = Map.of("a.csv", new ObjectSummary("a.csv", 2500, "e2", 0));
+        List<S3ObjectSplit> parked = List.of(failed("a.tsv", "e1", 500, 1500));
+        Map<String, ObjectSummary> now = Map.of("a.tsv", new ObjectSummary("a.tsv", 2500, "e2", 0));
         assertThatThrownBy(() -> plan(parked, now, false))
-                .hasMessageContaining("s3://b/a.csv changed after an earlier run")
+                .hasMessageContaining("s3://b/a.tsv changed after an earlier run")
                 .hasMessageContaining("committed 1,500 rows")
                 .hasMessageContaining("from row 1,501 on")
                 .hasMessageContaining("Nothing was written");
@@ -65,7 +67,7 @@ class FailedObjectsResumeTest {
         assertThat(p.splits())
                 .containsExactly(
                         new S3ObjectSplit(
-                                "a.csv",
+                                "a.tsv",
                                 "e2",
                                 2500,
                                 0,
@@ -79,26 +81,26 @@ class FailedObjectsResumeTest {
     @Test
     void rangedObjectWithCommittedRangesCannotResumeAChangedVersion() {
         // 2,500 bytes in ranges of 1,000: three ranges; one failed, two committed
-        S3ObjectSplit range = new S3ObjectSplit("big.csv", "e1", 2500, 834, 1667, -1, 0, 0, "bad");
+        S3ObjectSplit range = new S3ObjectSplit("big.tsv", "e1", 2500, 834, 1667, -1, 0, 0, "bad");
         Map<String, ObjectSummary> now =
-                Map.of("big.csv", new ObjectSummary("big.csv", 2600, "e2", 0));
+                Map.of("big.tsv", new ObjectSummary("big.tsv", 2600, "e2", 0));
         assertThatThrownBy(() -> plan(List.of(range), now, true))
-                .hasMessageContaining("s3://b/big.csv was read in byte ranges, 2 of its 3 ranges")
+                .hasMessageContaining("s3://b/big.tsv was read in byte ranges, 2 of its 3 ranges")
                 .hasMessageContaining("put back the version with ETag e1");
         // unchanged, the failed range alone is read again
         Map<String, ObjectSummary> same =
-                Map.of("big.csv", new ObjectSummary("big.csv", 2500, "e1", 0));
+                Map.of("big.tsv", new ObjectSummary("big.tsv", 2500, "e1", 0));
         assertThat(plan(List.of(range), same, false).splits())
                 .containsExactly(range.withoutFailure());
     }
 
     @Test
     void vanishedObjects() {
-        assertThat(plan(List.of(failed("gone.csv", "e1", 500, 0)), Map.of(), false).splits())
+        assertThat(plan(List.of(failed("gone.tsv", "e1", 500, 0)), Map.of(), false).splits())
                 .isEmpty();
-        List<S3ObjectSplit> committed = List.of(failed("gone.csv", "e1", 500, 10));
+        List<S3ObjectSplit> committed = List.of(failed("gone.tsv", "e1", 500, 10));
         assertThatThrownBy(() -> plan(committed, Map.of(), false))
-                .hasMessageContaining("s3://b/gone.csv no longer exists after an earlier run")
+                .hasMessageContaining("s3://b/gone.tsv no longer exists after an earlier run")
                 .hasMessageContaining("committed 10 rows");
         assertThat(plan(committed, Map.of(), true).splits()).isEmpty();
     }
