@@ -31,7 +31,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -41,9 +40,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import sun.misc.Signal;
 
 /**
  * {@code s3-mergetree ingest}: the S3 source → MergeTree sink job, on an embedded Flink MiniCluster
@@ -76,6 +73,15 @@ public final class IngestCommand implements Subcommand {
         return "ingest";
     }
 
+    /**
+     * Called first by the command's own process when it runs {@code ingest}: SIGTERM and SIGINT are
+     * never fatal from then on ({@link GracefulStop}), so an ingest exits 0 whenever it is
+     * signalled.
+     */
+    public static void handleSignalsForProcess(PrintStream err) {
+        GracefulStop.installForProcess(err);
+    }
+
     @Override
     public String usage() {
         return IngestOptions.USAGE + " " + DeliveryCliOptions.USAGE;
@@ -88,6 +94,20 @@ public final class IngestCommand implements Subcommand {
         return new Run(o, split.delivery(), out, err).execute();
     }
 
+    /** A stop was requested while the command waited, before it started anything. */
+    private static final class StoppedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /** The job ended with a failure (not a stop). */
+    private static final class JobFailedException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        JobFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** One execution of the command. */
     private static final class Run {
         private final IngestOptions o;
@@ -95,7 +115,7 @@ public final class IngestCommand implements Subcommand {
         private ClientDelivery delivery;
         private final PrintStream out;
         private final PrintStream err;
-        private final AtomicBoolean stopRequested = new AtomicBoolean();
+        private GracefulStop stop;
         private volatile JobClient client;
         private java.util.OptionalLong totalRows = java.util.OptionalLong.empty();
         private S3Source<Block> sourceForNames;
@@ -109,6 +129,15 @@ public final class IngestCommand implements Subcommand {
         }
 
         int execute() throws Exception {
+            try (GracefulStop installed = GracefulStop.install(err)) {
+                stop = installed;
+                return executeWithStop();
+            } catch (StoppedException e) {
+                return 0;
+            }
+        }
+
+        private int executeWithStop() throws Exception {
             String ddl = readDdl();
             // the form the engine stores and compares (normalized by the DDL parser)
             String storedForm = parseDdl(ddl).ddl();
@@ -148,6 +177,13 @@ public final class IngestCommand implements Subcommand {
                 err.println("delivering every commit into " + partDelivery.target());
             }
 
+            if (stop.requested()) {
+                err.println(
+                        "stopped before the job started ("
+                                + stop.signalName()
+                                + "); nothing written");
+                return 0;
+            }
             // from here on the table directory is written to
             String key = IngestPipeline.ingestKey(o);
             Files.createDirectories(o.tablePath());
@@ -243,9 +279,14 @@ public final class IngestCommand implements Subcommand {
             Configuration conf = flinkConfiguration(state);
             StreamExecutionEnvironment env = environment(conf);
             IngestPipeline.addTo(env, source, sink, o);
-            installStopHandler(state);
+            stop.setSavepointDirectory(state.savepointsDirectory().toUri().toString());
+            if (!stop.beginSubmit()) {
+                return stoppedBeforeTheJob(progress, logStart);
+            }
             client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
             state.setJob(client.getJobID().toString(), o.jobmanager());
+            CompletableFuture<?> result = client.getJobExecutionResult();
+            stop.submitted(client, result);
             err.printf(
                     Locale.ROOT,
                     "job %s %s (%s), table %s%n",
@@ -261,8 +302,41 @@ public final class IngestCommand implements Subcommand {
                                             : "reading " + resume.size() + " resumed splits"),
                     o.tablePath());
 
-            Instant readingStart = awaitEnd(progress, logStart, listing);
-            return finish(state, progress, logStart, readingStart, stopRequested.get());
+            Instant readingStart;
+            try {
+                readingStart = awaitEnd(result, progress, logStart);
+            } catch (JobFailedException e) {
+                stop.ended();
+                if (stop.requested() && stop.cancelled()) {
+                    // checkpoints are retained on cancellation: the next run resumes from the last
+                    err.println(
+                            "stopped: the job was cancelled after its last checkpoint; the next run"
+                                    + " resumes from it");
+                    printSummary(progress.snapshot(logStart), null, List.of());
+                    return 0;
+                }
+                throw e;
+            }
+            stop.ended();
+            boolean stopped = stop.savepoint(Duration.ofMinutes(1)).isPresent();
+            if (stop.requested() && !stopped) {
+                err.println(
+                        stop.signalName()
+                                + " came when the job had already finished its input: not"
+                                + " stopped, finished");
+            }
+            return finish(state, progress, logStart, readingStart, stopped);
+        }
+
+        /** A stop was requested before the job was submitted: nothing to stop, exit 0. */
+        private int stoppedBeforeTheJob(TableProgress progress, long logStart) throws IOException {
+            err.println(
+                    "stopped before the job started ("
+                            + stop.signalName()
+                            + "); nothing of this run was committed, the next run goes on from"
+                            + " where the last one ended");
+            printSummary(progress.snapshot(logStart), null, List.of());
+            return 0;
         }
 
         /**
@@ -413,6 +487,17 @@ public final class IngestCommand implements Subcommand {
                             + ": waiting for it instead of starting another");
             long nextProgress = 0;
             while (st.isPresent() && !RemoteJobs.TERMINAL.contains(st.get())) {
+                if (stop.requested()) {
+                    err.println(
+                            "stopped waiting ("
+                                    + stop.signalName()
+                                    + "); job "
+                                    + id
+                                    + " still runs on "
+                                    + o.jobmanager()
+                                    + ", and the next run waits for it again");
+                    throw new StoppedException();
+                }
                 Thread.sleep(POLL.toMillis());
                 if (System.nanoTime() >= nextProgress) {
                     nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
@@ -546,60 +631,9 @@ public final class IngestCommand implements Subcommand {
             return env;
         }
 
-        /** SIGTERM / SIGINT: stop the job with a savepoint (its last commit), then exit 0. */
-        private void installStopHandler(IngestState state) {
-            sun.misc.SignalHandler handler =
-                    sig -> {
-                        if (!stopRequested.compareAndSet(false, true)) {
-                            return;
-                        }
-                        err.println("SIG" + sig.getName() + ": stopping with a savepoint...");
-                        JobClient c = client;
-                        if (c == null) {
-                            System.exit(130);
-                        }
-                        Thread t =
-                                new Thread(
-                                        () -> {
-                                            try {
-                                                String path =
-                                                        c.stopWithSavepoint(
-                                                                        false,
-                                                                        state.savepointsDirectory()
-                                                                                .toUri()
-                                                                                .toString(),
-                                                                        SavepointFormatType
-                                                                                .CANONICAL)
-                                                                .get(5, TimeUnit.MINUTES);
-                                                err.println("savepoint: " + path);
-                                            } catch (Exception e) {
-                                                err.println(
-                                                        "stop with savepoint failed: "
-                                                                + e.getMessage()
-                                                                + "; cancelling (the next run"
-                                                                + " resumes from the last"
-                                                                + " checkpoint)");
-                                                c.cancel();
-                                            }
-                                        },
-                                        "s3-mergetree-stop");
-                        t.setDaemon(true);
-                        t.start();
-                    };
-            for (String sig : List.of("TERM", "INT")) {
-                try {
-                    Signal.handle(new Signal(sig), handler);
-                } catch (IllegalArgumentException e) {
-                    // not supported on this platform: the default handling applies
-                }
-            }
-        }
-
         /** Waits for the job's end with progress lines; returns when reading started. */
-        private Instant awaitEnd(
-                TableProgress progress, long logStart, ObjectPreflight.Listing listing)
+        private Instant awaitEnd(CompletableFuture<?> result, TableProgress progress, long logStart)
                 throws Exception {
-            CompletableFuture<?> result = client.getJobExecutionResult();
             Instant readingStart = null;
             long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
             while (!result.isDone()) {
@@ -629,7 +663,7 @@ public final class IngestCommand implements Subcommand {
             try {
                 result.get();
             } catch (ExecutionException e) {
-                throw new IllegalStateException(
+                throw new JobFailedException(
                         "the job failed: " + S3MergeTreeCommand.innermostMessage(e.getCause()),
                         e.getCause());
             }

@@ -174,11 +174,17 @@ final class IngestFixture implements AutoCloseable {
                 args, name, List.of("-Ds3mergetree.log.file=" + root.resolve(name + ".log")));
     }
 
-    /** Starts the command in a child JVM with the given JVM options (no log file option). */
+    /**
+     * Starts the command in a child JVM with the given JVM options (no log file option: the
+     * command's default).
+     */
     Process startChild(List<String> args, String name, List<String> jvmOptions) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx768m");
+        // the command's own log configuration, as a real run has: a test jar on the classpath
+        // brings a log4j2-test.properties (console logging), which log4j would prefer
+        cmd.add("-Dlog4j2.configurationFile=classpath:log4j2.properties");
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
