@@ -12,12 +12,15 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
@@ -175,14 +178,19 @@ public final class IngestState {
         try (Stream<Path> s = Files.walk(dir, 4)) {
             return s.filter(p -> p.getFileName().toString().equals("_metadata"))
                     .filter(Files::isRegularFile)
-                    .max(Comparator.comparing(IngestState::modified))
-                    .map(Path::getParent);
+                    .map(p -> Map.entry(p, modified(p)))
+                    .filter(e -> e.getValue().isPresent())
+                    .max(Comparator.comparing(e -> e.getValue().get()))
+                    .map(e -> e.getKey().getParent());
         }
     }
 
-    private static java.nio.file.attribute.FileTime modified(Path p) {
+    /** When {@code p} was modified; empty if it is gone meanwhile (a discarded checkpoint). */
+    private static Optional<java.nio.file.attribute.FileTime> modified(Path p) {
         try {
-            return Files.getLastModifiedTime(p);
+            return Optional.of(Files.getLastModifiedTime(p));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -244,14 +252,38 @@ public final class IngestState {
         }
     }
 
+    /**
+     * Deletes {@code p} and everything below it. Flink may still be discarding the checkpoints of a
+     * job that has just finished (asynchronously, after the job's result): files and directories
+     * vanishing meanwhile are not an error, the walk is simply done again.
+     */
     private static void deleteRecursively(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(q);
+        for (int attempt = 1; Files.exists(p); attempt++) {
+            try (Stream<Path> s = Files.walk(p)) {
+                for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(q);
+                }
+                return;
+            } catch (NoSuchFileException | DirectoryNotEmptyException e) {
+                concurrentlyChanged(attempt, e);
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                concurrentlyChanged(attempt, e.getCause());
             }
+        }
+    }
+
+    private static void concurrentlyChanged(int attempt, Exception e) throws IOException {
+        if (attempt >= 50) {
+            throw new IOException("cannot delete a directory that keeps changing", e);
+        }
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while deleting", ie);
         }
     }
 }
