@@ -19,14 +19,16 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *   <li>1: pending split count + splits (the split serializer's version-1 layout inline),
  *       listing-done flag, last key (flag + UTF), tracked key count + (UTF key, long millis),
  *       parked count + (UTF key, UTF reason);
- *   <li>2: the split serializer's version, pending split count + (length, the split serializer's
- *       bytes) — so that a new split layout needs no new version here —, then as version 1.
+ *   <li>2: as version 1 with the splits in the split serializer's version-2 layout inline;
+ *   <li>3 (current): the split serializer's version, pending split count + (length, the split
+ *       serializer's bytes) — so that a new split layout needs no new version here —, then as
+ *       version 1.
  * </ul>
  */
 @org.apache.flink.annotation.Internal
 public final class S3EnumeratorStateSerializer
         implements SimpleVersionedSerializer<S3EnumeratorState> {
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     @Override
     public int getVersion() {
@@ -75,11 +77,12 @@ public final class S3EnumeratorStateSerializer
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         List<S3ObjectSplit> pending;
-        if (version == 1) {
+        if (version <= 2) {
+            // the split layout of the same number, inline
             int n = in.readInt();
             pending = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                pending.add(S3ObjectSplitSerializer.read(in));
+                pending.add(S3ObjectSplitSerializer.read(in, version));
             }
         } else {
             int splitVersion = in.readInt();
