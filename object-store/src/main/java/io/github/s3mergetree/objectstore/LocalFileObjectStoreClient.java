@@ -117,6 +117,8 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                     prefixes.add(key + "/");
                 }
             }
+        } catch (NoSuchFileException e) {
+            return new ListPage(List.of(), null); // the directory was deleted meanwhile
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof NoSuchFileException) {
                 return list(prefix, delimiter, startAfter, null, maxKeys); // changed meanwhile

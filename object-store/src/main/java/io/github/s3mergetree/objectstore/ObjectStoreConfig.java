@@ -147,6 +147,11 @@ public final class ObjectStoreConfig implements Serializable {
         return accessKey;
     }
 
+    /** The static access key id, or null for the default credentials (not a secret). */
+    public String accessKeyId() {
+        return accessKey;
+    }
+
     String secretKey() {
         return secretKey;
     }

@@ -116,6 +116,32 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         return t;
     }
 
+    /**
+     * The active parts of the table in {@code store}, read from its commit log without writing
+     * anything (no publication is completed, no part is checked): for tools that look at a table a
+     * job is writing.
+     */
+    public static List<ActivePart> readActiveParts(TableStore store) throws IOException {
+        CommitLog log = new CommitLog(store, TableSettings.defaults().deduplicationWindow());
+        List<ActivePart> out = new ArrayList<>();
+        for (TableState.PartState p : log.refresh().active()) {
+            out.add(activePart(p));
+        }
+        return out;
+    }
+
+    /**
+     * Creates the table's layout in {@code store} — {@code format_version.txt} and the DDL — unless
+     * a table is there; returns the DDL stored (the existing table's, or {@code ddl}).
+     */
+    public static String createIfAbsent(TableStore store, String ddl) throws IOException {
+        if (!store.exists(TableKeys.FORMAT_VERSION)) {
+            store.put(TableKeys.FORMAT_VERSION, "1".getBytes(StandardCharsets.US_ASCII));
+        }
+        store.createIfAbsent(TableKeys.DDL, ddl.getBytes(StandardCharsets.UTF_8));
+        return storedDdl(store).orElseThrow();
+    }
+
     /** The DDL stored with the table in {@code store}, if there is a table. */
     public static Optional<String> storedDdl(TableStore store) throws IOException {
         return store.readIfExists(TableKeys.DDL).map(b -> new String(b, StandardCharsets.UTF_8));
@@ -456,6 +482,9 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             } finally {
                 lock.unlock();
             }
+            // the commit is made: its events go to the part log even if publishing is
+            // interrupted (the next opener or a replay completes it)
+            logNewParts(c, parts, Duration.between(start, clock.instant()).toMillis());
             FaultPoints.reach("commit.after-record");
             List<PartName> names = new ArrayList<>();
             for (CommittedPart p : c.parts()) {
@@ -465,7 +494,6 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                 FaultPoints.reach("commit.after-rename");
             }
             afterAppend(c.sequence());
-            logNewParts(c, parts, Duration.between(start, clock.instant()).toMillis());
             for (Consumer<List<PartName>> l : newPartListeners) {
                 l.accept(names);
             }

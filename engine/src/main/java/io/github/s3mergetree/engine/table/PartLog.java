@@ -104,20 +104,41 @@ public final class PartLog {
         s.append("}\n");
     }
 
+    /** The part log of the table in {@code store}, for reading it without opening the table. */
+    public static PartLog of(TableStore store) {
+        return new PartLog(store);
+    }
+
     /** The log's lines, oldest first. */
     public List<String> lines() throws IOException {
         List<String> out = new ArrayList<>();
+        for (String key : objects()) {
+            out.addAll(lines(key));
+        }
+        return out;
+    }
+
+    /** The keys of the log's objects, oldest first (each holds a batch of events). */
+    public List<String> objects() throws IOException {
+        List<String> out = new ArrayList<>();
         for (ObjectSummary o : store.list(TableKeys.PART_LOG_DIR)) {
-            byte[] bytes;
-            try {
-                bytes = store.read(o.key());
-            } catch (java.io.FileNotFoundException e) {
-                continue; // trimmed meanwhile
-            }
-            for (String l : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
-                if (!l.isEmpty()) {
-                    out.add(l);
-                }
+            out.add(o.key());
+        }
+        return out;
+    }
+
+    /** The lines of one of the log's objects (empty if it was trimmed meanwhile). */
+    public List<String> lines(String object) throws IOException {
+        List<String> out = new ArrayList<>();
+        byte[] bytes;
+        try {
+            bytes = store.read(object);
+        } catch (java.io.FileNotFoundException e) {
+            return out;
+        }
+        for (String l : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+            if (!l.isEmpty()) {
+                out.add(l);
             }
         }
         return out;

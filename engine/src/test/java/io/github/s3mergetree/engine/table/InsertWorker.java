@@ -33,8 +33,7 @@ public final class InsertWorker {
         int to = Integer.parseInt(args[2]);
         Path journal = Path.of(args[3]);
         TableLayout layout = KillRecoveryTest.layout();
-        MergeTreeTable table =
-                MergeTreeTable.open(store(where), layout, Clock.systemUTC());
+        MergeTreeTable table = MergeTreeTable.open(store(where), layout, Clock.systemUTC());
         ExecutorService pool = Executors.newFixedThreadPool(2);
         MergeScheduler scheduler =
                 new MergeScheduler(

@@ -3,17 +3,13 @@ package io.github.s3mergetree.examples.cli;
 import io.github.s3mergetree.engine.part.CorruptPartException;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.PartReader;
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.store.TableStore;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * {@code s3-mergetree check --table-path DIR}: verifies every active part as ClickHouse's {@code
@@ -37,22 +33,31 @@ public final class CheckCommand implements Subcommand {
 
     @Override
     public String usage() {
-        return "check --table-path DIR";
+        return "check --table-path s3://BUCKET/PREFIX|DIR [--s3-endpoint URL] [--s3-region R]"
+                + " [--s3-access-key K --s3-secret-key S] [--s3-path-style]";
     }
 
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws Exception {
-        Args a = Args.parse(argv, Set.of("--table-path"), Set.of("--verbose"), Set.of());
-        Path dir = Paths.get(a.required("--table-path")).toAbsolutePath();
-        TableDirectory table = TableParts.open(dir);
-        List<PartName> parts = TableParts.active(table);
+        Set<String> flags = new java.util.HashSet<>(TableParts.FLAGS);
+        flags.add("--verbose");
+        Args a = Args.parse(argv, TableParts.OPTIONS, flags, Set.of());
+        try (TableParts table = TableParts.open(a)) {
+            return check(table, out, err);
+        }
+    }
+
+    private static int check(TableParts table, PrintStream out, PrintStream err)
+            throws IOException {
+        String dir = table.storage.describe();
+        List<PartName> parts = table.active();
         int width = 4;
         for (PartName p : parts) {
             width = Math.max(width, p.toString().length());
         }
         int failed = 0;
         for (PartName p : parts) {
-            String problem = verify(table.root().resolve(p.toString()));
+            String problem = verify(table.store, p.toString());
             String name = p + " ".repeat(width - p.toString().length());
             if (problem == null) {
                 out.println(name + "  OK");
@@ -67,7 +72,7 @@ public final class CheckCommand implements Subcommand {
                 dir,
                 parts.size(),
                 failed == 0 ? "all OK" : failed + " failed the check");
-        long broken = brokenDetached(dir);
+        long broken = brokenDetached(table.store);
         if (broken > 0) {
             err.printf(
                     Locale.ROOT,
@@ -86,9 +91,10 @@ public final class CheckCommand implements Subcommand {
     }
 
     /** Null when the part passes, else {@code CORRUPT ...} or {@code ERROR ...} on one line. */
-    static String verify(Path partDir) {
+    static String verify(TableStore store, String part) {
+        String partDir = store.describe(part);
         try {
-            PartReader.open(partDir).verify();
+            PartReader.open(store, part).verify();
             return null;
         } catch (CorruptPartException e) {
             return "CORRUPT  file "
@@ -97,8 +103,9 @@ public final class CheckCommand implements Subcommand {
                     + e.offset()
                     + ": "
                     + oneLine(afterLocation(e.getMessage()));
-        } catch (NoSuchFileException e) {
-            return "ERROR  missing file " + relative(partDir, e.getFile());
+        } catch (FileNotFoundException e) {
+            return "ERROR  missing file "
+                    + relative(partDir, e.getMessage().replaceAll(": not found.*$", ""));
         } catch (IOException | RuntimeException e) {
             return "ERROR  "
                     + oneLine(
@@ -108,22 +115,18 @@ public final class CheckCommand implements Subcommand {
         }
     }
 
-    private static long brokenDetached(Path dir) throws IOException {
-        Path detached = dir.resolve("detached");
-        if (!Files.isDirectory(detached)) {
-            return 0;
-        }
-        try (Stream<Path> s = Files.list(detached)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("broken_")).count();
-        }
+    private static long brokenDetached(TableStore store) throws IOException {
+        return store.listDirectories("detached/").stream()
+                .filter(n -> n.startsWith("broken_"))
+                .count();
     }
 
     /** The file's name inside the part directory (the exception may carry a full path). */
-    private static String relative(Path partDir, String file) {
+    private static String relative(String partDir, String file) {
         if (file == null) {
             return "?";
         }
-        String prefix = partDir.toString() + "/";
+        String prefix = partDir + "/";
         return file.startsWith(prefix) ? file.substring(prefix.length()) : file;
     }
 

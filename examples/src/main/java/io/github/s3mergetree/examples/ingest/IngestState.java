@@ -1,6 +1,6 @@
 package io.github.s3mergetree.examples.ingest;
 
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableKeys;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -45,7 +45,7 @@ public final class IngestState {
 
     /** Opens (creating) the state of ingest {@code key} of the table at {@code tablePath}. */
     public static IngestState open(Path tablePath, String key) throws IOException {
-        Path dir = tablePath.resolve(TableDirectory.METADATA_DIR).resolve("ingest-" + key);
+        Path dir = tablePath.resolve(TableKeys.METADATA_DIR).resolve("ingest-" + key);
         Files.createDirectories(dir);
         IngestState s = new IngestState(dir);
         Path f = dir.resolve(FILE);

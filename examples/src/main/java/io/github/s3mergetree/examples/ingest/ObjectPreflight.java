@@ -2,12 +2,12 @@ package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
-import io.github.s3mergetree.source.s3.S3Source;
-import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import io.github.s3mergetree.source.s3.s3.ObjectLister;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.objectstore.RetryPolicy;
+import io.github.s3mergetree.source.s3.S3Source;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.s3.ObjectLister;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import java.io.IOException;
 import java.util.List;

@@ -39,7 +39,11 @@ class PartsAndCheckCommandTest {
     void writeTable() throws Exception {
         tableDir = tmp.resolve("events");
         TableLayout layout = TableLayouts.fromDdl(DDL);
-        MergeTreeTable t = MergeTreeTable.open(tableDir, layout, Clock.systemUTC());
+        MergeTreeTable t =
+                MergeTreeTable.open(
+                        io.github.s3mergetree.engine.store.TableStore.local(tableDir.toString()),
+                        layout,
+                        Clock.systemUTC());
         for (int i = 0; i < 3; i++) {
             RowBlockBuilder b =
                     new RowBlockBuilder(
@@ -163,8 +167,10 @@ class PartsAndCheckCommandTest {
         assertThat(bad.err).contains("1 failed the check");
         // nothing was moved: the damaged part is still there for the operator
         assertThat(tableDir.resolve(victim)).isDirectory();
-        try (Stream<Path> s = Files.list(tableDir.resolve("detached"))) {
-            assertThat(s).isEmpty();
+        if (Files.exists(tableDir.resolve("detached"))) {
+            try (Stream<Path> s = Files.list(tableDir.resolve("detached"))) {
+                assertThat(s).isEmpty();
+            }
         }
 
         // a missing file is named too

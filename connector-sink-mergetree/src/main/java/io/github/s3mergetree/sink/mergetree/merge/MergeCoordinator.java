@@ -1,7 +1,6 @@
 package io.github.s3mergetree.sink.mergetree.merge;
 
 import io.github.s3mergetree.engine.merge.MergeScheduler;
-import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
@@ -96,12 +95,12 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
                             });
             this.scheduler =
                     new MergeScheduler(
-                            table,
-                            new SimpleMergeSelector(SimpleMergeSelector.Settings.defaults()),
-                            pool,
-                            poolSize,
-                            Clock.systemUTC());
+                            table, table.mergeSelector(), pool, poolSize, Clock.systemUTC());
             this.metrics = new MergeMetrics(context.metricGroup(), scheduler);
+            List<PartName> broken = table.detachBrokenParts();
+            if (!broken.isEmpty()) {
+                LOG.warn("Detached broken parts of {}: {}", storage.describe(), broken);
+            }
             this.tickMillis =
                     Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
             refreshPartCounts();
@@ -213,6 +212,8 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
             if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
                 pool.shutdownNow();
             }
+            table.close();
+            table.store().close();
         }
     }
 }
