@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real ClickHouse engines that judge the parts this project writes:
 #  - chDB (npm package `chdb`, ClickHouse 26.x) into tools/chdb/node_modules;
-#  - ClickHouse 18.16 (Debian package `clickhouse-server`), the old judge of the portable profile.
+#  - ClickHouse 18.16 (Debian package `clickhouse-server`), the old judge of the portable profile;
+#  - pyarrow, pandas and duckdb (pip, pinned in tools/realworld/requirements.txt) into the venv
+#    tools/pyenv: the writers of the real-world file suite (tools/realworld/generate.py).
 # Idempotent and quick when both are present. Called by the Maven build before tests and by .ci/run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,4 +28,16 @@ if ! command -v clickhouse-server >/dev/null && ! [ -x /usr/bin/clickhouse ]; th
     echo "install-test-engines: clickhouse-server (18.16) is missing and cannot be installed without root + apt-get" >&2
     exit 1
   fi
+fi
+
+venv="$root/tools/pyenv"
+# find_spec: present without importing them (quick on every build)
+if ! "$venv/bin/python" -c 'import importlib.util as u, sys; sys.exit(not all(u.find_spec(m) for m in ("pyarrow", "pandas", "duckdb")))' >/dev/null 2>&1; then
+  command -v python3 >/dev/null || { echo "install-test-engines: python3 is required for the real-world file suite (pyarrow, pandas, duckdb)" >&2; exit 1; }
+  echo "install-test-engines: installing pyarrow, pandas and duckdb (pip) into tools/pyenv" >&2
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check --retries 2 -r "$root/tools/realworld/requirements.txt"
+  "$venv/bin/python" -c 'import pyarrow, pandas, duckdb' \
+    || { echo "install-test-engines: pyarrow, pandas or duckdb did not install into tools/pyenv" >&2; exit 1; }
 fi

@@ -204,6 +204,12 @@ public final class MergeTreeSinkBuilder<IN> {
         }
         positive(MergeTreeSinkOptions.MAX_INSERT_THREADS);
         positive(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE);
+        int partitions = options.get(MergeTreeSinkOptions.MAX_PARTITIONS_PER_INSERT_BLOCK);
+        if (partitions < 0) {
+            throw new IllegalArgumentException(
+                    "max_partitions_per_insert_block must be 0 (no limit) or positive, got "
+                            + partitions);
+        }
         if (options.get(MergeTreeSinkOptions.MAX_MEMORY_USAGE) < 0) {
             throw new IllegalArgumentException("max_memory_usage must be >= 0");
         }

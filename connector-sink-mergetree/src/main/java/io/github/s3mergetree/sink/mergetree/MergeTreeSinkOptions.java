@@ -12,7 +12,8 @@ import org.apache.flink.configuration.ConfigOptions;
  * and default: {@code min_insert_block_size_rows}, {@code min_insert_block_size_bytes}, {@code
  * max_insert_threads}, {@code max_memory_usage}, {@code insert_deduplicate}, {@code
  * optimize_on_insert}, {@code background_pool_size}, {@code parts_to_delay_insert}, {@code
- * parts_to_throw_insert}, {@code input_format_skip_unknown_fields}, {@code
+ * parts_to_throw_insert}, {@code max_partitions_per_insert_block}, {@code
+ * throw_on_max_partitions_per_insert_block}, {@code input_format_skip_unknown_fields}, {@code
  * merge_selecting_sleep_ms}. Options of this sink alone use dashes ({@code path}, {@code ddl},
  * {@code sink-id}, ...).
  */
@@ -205,6 +206,27 @@ public final class MergeTreeSinkOptions {
                     .withDescription(
                             "ClickHouse's input_format_skip_unknown_fields: input fields that name"
                                     + " no table column are skipped instead of failing the job.");
+
+    /** ClickHouse's {@code max_partitions_per_insert_block}. */
+    public static final ConfigOption<Integer> MAX_PARTITIONS_PER_INSERT_BLOCK =
+            ConfigOptions.key("max_partitions_per_insert_block")
+                    .intType()
+                    .defaultValue(100)
+                    .withDescription(
+                            "ClickHouse's max_partitions_per_insert_block: an insert block whose"
+                                    + " rows fall into more partitions than this is refused"
+                                    + " (TOO_MANY_PARTS, the job fails) before anything is"
+                                    + " written; 0 = no limit.");
+
+    /** ClickHouse's {@code throw_on_max_partitions_per_insert_block}. */
+    public static final ConfigOption<Boolean> THROW_ON_MAX_PARTITIONS_PER_INSERT_BLOCK =
+            ConfigOptions.key("throw_on_max_partitions_per_insert_block")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "ClickHouse's throw_on_max_partitions_per_insert_block: false only"
+                                    + " logs a warning for a block beyond"
+                                    + " max_partitions_per_insert_block and writes its parts.");
 
     /** Override of the table's {@code parts_to_delay_insert}. */
     public static final ConfigOption<Integer> PARTS_TO_DELAY_INSERT =

@@ -9,6 +9,7 @@ public final class ConversionException extends IllegalArgumentException {
     private final String table;
     private final String column;
     private final long row;
+    private final String problem;
 
     public ConversionException(String table, String column, long row, String problem) {
         super(
@@ -23,6 +24,15 @@ public final class ConversionException extends IllegalArgumentException {
         this.table = table;
         this.column = column;
         this.row = row;
+        this.problem = problem;
+    }
+
+    /**
+     * What is wrong with the value, without the table, column and row (for callers whose message
+     * names the position in their own terms: object, row group, column).
+     */
+    public String problem() {
+        return problem;
     }
 
     public String table() {

@@ -92,15 +92,94 @@ public final class ValueConverter {
         if (v == null) {
             return "NULL";
         }
-        String s =
-                v instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(v);
+        String s = v instanceof byte[] b ? escapeBytes(b) : escape(String.valueOf(v));
         if (s.length() > 100) {
             s = s.substring(0, 100) + "…";
         }
-        return (v instanceof String ? "'" + s + "'" : s)
+        return (v instanceof String || v instanceof byte[] ? "'" + s + "'" : s)
                 + " ("
                 + v.getClass().getSimpleName()
                 + ")";
+    }
+
+    /**
+     * A value for a message, escaped as ClickHouse quotes strings: control characters as {@code
+     * \n}, {@code \t}, {@code \0} or {@code \xNN}, so binary bytes never reach a log raw.
+     */
+    public static String escape(String s) {
+        return escape(s, true);
+    }
+
+    /**
+     * A message made printable: control characters escaped as in {@link #escape}, quotes and
+     * backslashes left as they are (for a message that already quotes its values).
+     */
+    public static String printable(String s) {
+        return escape(s, false);
+    }
+
+    private static String escape(String s, boolean quotes) {
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            String e = escapeChar(c, quotes);
+            if (e != null && b == null) {
+                b = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (b != null) {
+                if (e != null) {
+                    b.append(e);
+                } else {
+                    b.append(c);
+                }
+            }
+        }
+        return b == null ? s : b.toString();
+    }
+
+    private static String escapeChar(char c, boolean quotes) {
+        return switch (c) {
+            case '\n' -> "\\n";
+            case '\t' -> "\\t";
+            case '\r' -> "\\r";
+            case '\0' -> "\\0";
+            case '\\' -> quotes ? "\\\\" : null;
+            case '\'' -> quotes ? "\\'" : null;
+            default ->
+                    c == '\uFFFD'
+                            ? "\\uFFFD" // a byte lost before this value reached the converter
+                            : c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0)
+                                    ? String.format("\\x%02X", (int) c)
+                                    : null;
+        };
+    }
+
+    /**
+     * Bytes for a message: valid UTF-8 as text (escaped like {@link #escape}), anything else byte
+     * by byte, printable ASCII as is and the rest as {@code \xNN}.
+     */
+    public static String escapeBytes(byte[] bytes) {
+        try {
+            return escape(
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .decode(java.nio.ByteBuffer.wrap(bytes))
+                            .toString());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            StringBuilder b = new StringBuilder(bytes.length * 2);
+            for (byte x : bytes) {
+                int u = x & 0xFF;
+                String esc = u < 0x80 ? escapeChar((char) u, true) : null;
+                if (u >= 0x80) {
+                    b.append(String.format("\\x%02X", u));
+                } else if (esc != null) {
+                    b.append(esc);
+                } else {
+                    b.append((char) u);
+                }
+            }
+            return b.toString();
+        }
     }
 
     private void appendValue(DataType type, Column c, Object v) {
@@ -306,6 +385,11 @@ public final class ValueConverter {
             b = new BigDecimal(d).toBigInteger();
         } else if (v instanceof Boolean x) {
             b = x ? BigInteger.ONE : BigInteger.ZERO;
+        } else if (v instanceof Instant i) {
+            // a DateTime64 cast to an integer: its seconds, as ClickHouse's CAST
+            b = BigInteger.valueOf(i.getEpochSecond());
+        } else if (v instanceof LocalDate d) {
+            b = BigInteger.valueOf(d.toEpochDay()); // a Date cast to an integer: its day number
         } else if (v instanceof String || v instanceof byte[]) {
             b = new BigInteger(new String(bytes(v), StandardCharsets.UTF_8).trim());
         } else {

@@ -118,8 +118,10 @@ public final class MergeScheduler implements AutoCloseable {
             if (result != null) {
                 mergesDone.incrementAndGet();
                 bytesMerged.addAndGet(r.progress().bytesReadUncompressed());
-                done = true;
             }
+            // also when nothing was published: the parts changed (another merge, or a broken
+            // source was detached), so the selector sees a new range of parts
+            done = true;
         } catch (PartMerger.MergeCancelledException e) {
             LOG.info("Merge into {} cancelled", r.target());
         } catch (IOException | RuntimeException e) {

@@ -196,41 +196,86 @@ public final class PartReader {
             }
         }
         for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
-            String f = describe(e.getKey());
             if (!present.contains(e.getKey())) {
-                throw new CorruptPartException(f, 0, "a file", "missing");
+                throw new CorruptPartException(describe(e.getKey()), 0, "a file", "missing");
             }
-            byte[] content = store.read(dir + "/" + e.getKey());
-            Checksums.Entry want = e.getValue();
-            if (content.length != want.fileSize()) {
-                throw new CorruptPartException(
-                        f, content.length, "size " + want.fileSize(), "size " + content.length);
-            }
-            if (want.compressed()) {
-                byte[] raw = decompressAll(content, f);
-                Hash128 h = HashingOutput.hash(raw, 0, raw.length);
-                if (raw.length != want.uncompressedSize() || !h.equals(want.uncompressedHash())) {
-                    throw new CorruptPartException(
-                            f,
-                            0,
-                            "uncompressed "
-                                    + want.uncompressedSize()
-                                    + " bytes, hash "
-                                    + want.uncompressedHash().toHex(),
-                            "uncompressed " + raw.length + " bytes, hash " + h.toHex());
-                }
-            } else {
-                Hash128 h = HashingOutput.hash(content, 0, content.length);
-                if (!h.equals(want.fileHash())) {
-                    throw new CorruptPartException(
-                            f, 0, "hash " + want.fileHash().toHex(), "hash " + h.toHex());
-                }
-            }
+            verifyFile(e.getKey(), e.getValue());
         }
         for (String required : List.of("count.txt")) {
             if (!checksums.entries().containsKey(required)) {
                 throw new CorruptPartException(
                         describe(Checksums.FILE_NAME), 0, "an entry for " + required, "none");
+            }
+        }
+    }
+
+    /**
+     * The cheap part of {@link #verify()}, run before a merge reads the part: every listed file
+     * exists with its listed size, and every file but the column data (marks, compressed or not,
+     * {@code primary.idx}, {@code count.txt}, {@code partition.dat}, min/max indexes) has its
+     * listed hash. The {@code .bin} files are not read here: the merge checks each of their blocks'
+     * checksums as it decompresses them. These files are small (a few bytes per granule and
+     * column), and a merge does not read all of them (it recomputes {@code primary.idx}), so a
+     * damaged one would otherwise go unnoticed or be silently replaced.
+     *
+     * @throws CorruptPartException on the first mismatch, naming the file
+     */
+    public void verifyUncompressedFiles() throws IOException {
+        java.util.Map<String, Long> sizes = new HashMap<>();
+        for (ObjectSummary o : store.list(dir + "/")) {
+            sizes.put(o.key().substring(dir.length() + 1), o.size());
+        }
+        for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
+            Checksums.Entry want = e.getValue();
+            if (want.compressed() && e.getKey().endsWith(".bin")) {
+                String f = describe(e.getKey());
+                Long size = sizes.get(e.getKey());
+                if (size == null) {
+                    throw new CorruptPartException(f, 0, "a file", "missing");
+                }
+                if (size != want.fileSize()) {
+                    throw new CorruptPartException(
+                            f, size, "size " + want.fileSize(), "size " + size);
+                }
+            } else {
+                if (!sizes.containsKey(e.getKey())) {
+                    throw new CorruptPartException(describe(e.getKey()), 0, "a file", "missing");
+                }
+                verifyFile(e.getKey(), want);
+            }
+        }
+    }
+
+    private void verifyFile(String name, Checksums.Entry want) throws IOException {
+        String f = describe(name);
+        byte[] content;
+        try {
+            content = store.read(dir + "/" + name);
+        } catch (java.io.FileNotFoundException e) {
+            throw new CorruptPartException(f, 0, "a file", "missing");
+        }
+        if (content.length != want.fileSize()) {
+            throw new CorruptPartException(
+                    f, content.length, "size " + want.fileSize(), "size " + content.length);
+        }
+        if (want.compressed()) {
+            byte[] raw = decompressAll(content, f);
+            Hash128 h = HashingOutput.hash(raw, 0, raw.length);
+            if (raw.length != want.uncompressedSize() || !h.equals(want.uncompressedHash())) {
+                throw new CorruptPartException(
+                        f,
+                        0,
+                        "uncompressed "
+                                + want.uncompressedSize()
+                                + " bytes, hash "
+                                + want.uncompressedHash().toHex(),
+                        "uncompressed " + raw.length + " bytes, hash " + h.toHex());
+            }
+        } else {
+            Hash128 h = HashingOutput.hash(content, 0, content.length);
+            if (!h.equals(want.fileHash())) {
+                throw new CorruptPartException(
+                        f, 0, "hash " + want.fileHash().toHex(), "hash " + h.toHex());
             }
         }
     }

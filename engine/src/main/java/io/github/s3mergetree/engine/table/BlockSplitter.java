@@ -19,6 +19,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Splits an insert block by partition and sorts each piece by the sorting key (ClickHouse's {@code
@@ -26,6 +28,8 @@ import java.util.Map;
  * Rows with equal keys keep their arrival order.
  */
 public final class BlockSplitter {
+    private static final Logger LOG = LoggerFactory.getLogger(BlockSplitter.class);
+
     private BlockSplitter() {}
 
     /** One piece per partition, in order of first appearance. */
@@ -48,6 +52,20 @@ public final class BlockSplitter {
      */
     public static List<PartitionedBlock> split(
             BlockChunks block, EvaluatedKeys keys, boolean[] lazyStrings) {
+        return split(block, keys, lazyStrings, InsertSettings.DEFAULTS);
+    }
+
+    /**
+     * Like {@link #split(BlockChunks, EvaluatedKeys, boolean[])}, enforcing {@code
+     * max_partitions_per_insert_block} as ClickHouse's {@code splitBlockIntoParts} does: a block
+     * whose rows fall into more partitions is refused as soon as the first partition too many is
+     * seen (before anything is sorted or written), or, with {@code
+     * throw_on_max_partitions_per_insert_block = false}, split and logged.
+     *
+     * @throws TooManyPartitionsException beyond the limit, when refusing
+     */
+    public static List<PartitionedBlock> split(
+            BlockChunks block, EvaluatedKeys keys, boolean[] lazyStrings, InsertSettings limits) {
         int rows = block.rows();
         List<int[]> groups = new ArrayList<>();
         List<byte[]> groupKeys = new ArrayList<>();
@@ -55,10 +73,27 @@ public final class BlockSplitter {
             groups.add(identity(rows));
             groupKeys.add(new byte[0]);
         } else {
-            Grouping grouping = new Grouping(keys, rows);
+            int max = limits.maxPartitionsPerInsertBlock();
+            Grouping grouping =
+                    new Grouping(
+                            keys,
+                            rows,
+                            limits.throwOnMaxPartitionsPerInsertBlock() && max > 0
+                                    ? max
+                                    : Integer.MAX_VALUE);
             grouping.assign();
             groups = grouping.groups();
             groupKeys = grouping.groupKeys;
+            if (max > 0 && groups.size() > max) {
+                LOG.warn(
+                        "An insert block of {} rows created parts in {} partitions (more than"
+                                + " max_partitions_per_insert_block = {}). This is being logged"
+                                + " rather than throwing an exception as"
+                                + " throw_on_max_partitions_per_insert_block=false.",
+                        rows,
+                        groups.size(),
+                        max);
+            }
         }
         // the hot loops live in small methods (Grouping, KeySorter, BlockChunks): one big method
         // holding them all gets several large on-stack-replacement compilations, seconds of JIT
@@ -115,6 +150,7 @@ public final class BlockSplitter {
     private static final class Grouping {
         private final EvaluatedKeys keys;
         private final int rows;
+        private final int maxGroups; // more is refused
         private final int[] groupOf;
         private final Map<ByteBuffer, Integer> index = new LinkedHashMap<>();
         private final List<byte[]> groupKeys = new ArrayList<>();
@@ -123,9 +159,10 @@ public final class BlockSplitter {
         private byte[] lastKey;
         private int lastGroup = -1;
 
-        Grouping(EvaluatedKeys keys, int rows) {
+        Grouping(EvaluatedKeys keys, int rows, int maxGroups) {
             this.keys = keys;
             this.rows = rows;
+            this.maxGroups = maxGroups;
             this.groupOf = new int[rows];
         }
 
@@ -158,6 +195,9 @@ public final class BlockSplitter {
             ByteBuffer key = ByteBuffer.wrap(scratch.toByteArray());
             Integer found = index.get(key);
             if (found == null) {
+                if (index.size() >= maxGroups) {
+                    throw new TooManyPartitionsException(maxGroups);
+                }
                 found = index.size();
                 index.put(key, found);
                 groupKeys.add(key.array());

@@ -42,9 +42,20 @@ public final class InsertWriter {
     private final Clock clock;
     private final PartWriter writer;
     private final boolean[] lazyStrings;
+    private final InsertSettings insertSettings;
 
-    /** Writes parts of {@code layout}'s table into {@code store}. */
+    /** Writes parts of {@code layout}'s table into {@code store}, with default insert settings. */
     public InsertWriter(TableLayout layout, TableStore store, Clock clock) {
+        this(layout, store, clock, InsertSettings.DEFAULTS);
+    }
+
+    /**
+     * Writes parts of {@code layout}'s table into {@code store}, enforcing {@code insertSettings}
+     * ({@code max_partitions_per_insert_block}, ...) on every block.
+     */
+    public InsertWriter(
+            TableLayout layout, TableStore store, Clock clock, InsertSettings insertSettings) {
+        this.insertSettings = java.util.Objects.requireNonNull(insertSettings, "insertSettings");
         this.layout = layout;
         this.store = store;
         this.clock = clock;
@@ -89,6 +100,9 @@ public final class InsertWriter {
     /**
      * Writes an insert block kept as chunks (see {@link BlockChunks}): the keys are evaluated per
      * chunk and concatenated, and each part's rows are gathered from the chunks in sorted order.
+     *
+     * @throws TooManyPartitionsException when the block's rows fall into more than {@code
+     *     max_partitions_per_insert_block} partitions (nothing is written)
      */
     public List<TemporaryPart> write(BlockChunks block, String purpose, Timings timings)
             throws IOException {
@@ -107,7 +121,8 @@ public final class InsertWriter {
                         layout.sortingKey().types(),
                         sortColumns,
                         layout.primaryKeySize());
-        List<PartitionedBlock> pieces = BlockSplitter.split(block, keys, lazyStrings);
+        List<PartitionedBlock> pieces =
+                BlockSplitter.split(block, keys, lazyStrings, insertSettings);
         timings.sortNanos += System.nanoTime() - t0;
         List<TemporaryPart> out = new ArrayList<>(pieces.size());
         try {

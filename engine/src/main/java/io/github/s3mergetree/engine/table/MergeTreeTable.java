@@ -62,6 +62,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     private final PartLog partLog;
     private final CommitLog log;
     private final PartPublisher publisher;
+    private final BrokenParts brokenParts;
     private final ReentrantLock lock = new ReentrantLock();
     private final Set<PartName> published = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final List<Consumer<List<PartName>>> newPartListeners = new CopyOnWriteArrayList<>();
@@ -77,6 +78,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         this.partLog = new PartLog(store);
         this.log = new CommitLog(store, layout.settings().deduplicationWindow());
         this.publisher = new PartPublisher(store, layout.partFormat().fsync());
+        this.brokenParts = new BrokenParts(this, partLog, layout.tableName(), clock);
     }
 
     /**
@@ -158,6 +160,14 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
 
     public PartLog partLog() {
         return partLog;
+    }
+
+    /**
+     * Parts this instance found broken and moved to {@code detached/broken_*} ({@link
+     * #detachBrokenParts}, or when a merge failed on them).
+     */
+    public long partsDetachedBroken() {
+        return brokenParts.detachedCount();
     }
 
     /**
@@ -350,6 +360,11 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     /** The writer of temporary parts into this table (for writers that name their directories). */
     public InsertWriter insertWriter() {
         return insertWriter;
+    }
+
+    /** A writer of temporary parts into this table enforcing {@code settings}. */
+    public InsertWriter insertWriter(InsertSettings settings) {
+        return new InsertWriter(layout, store, clock, settings);
     }
 
     private void checkColumns(Block block) {
@@ -871,6 +886,11 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
      *     the part is not in the table
      */
     public Optional<String> detachBroken(PartName name, String reason) throws IOException {
+        return brokenParts.detach(name, 0, 0, reason);
+    }
+
+    /** {@link #detachBroken} without the part log record and the count (BrokenParts does those). */
+    Optional<String> detachBrokenNow(PartName name, String reason) throws IOException {
         Commit c = null;
         for (int attempt = 0; attempt < MAX_COMMIT_ATTEMPTS && c == null; attempt++) {
             lock.lock();
@@ -980,7 +1000,14 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 problem = e.toString();
             }
-            if (problem != null && detachBroken(p.part().name(), problem).isPresent()) {
+            if (problem != null
+                    && brokenParts
+                            .detach(
+                                    p.part().name(),
+                                    p.part().rows(),
+                                    p.part().bytesOnDisk(),
+                                    "cannot be loaded: " + problem)
+                            .isPresent()) {
                 detached.add(p.part().name());
             }
         }

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.BlockChunks;
@@ -94,6 +95,80 @@ class BlockSplitterTest {
                 }
             }
         }
+    }
+
+    /** A block of {@code rows} rows, one partition per distinct {@code day % partitions}. */
+    private static BlockChunks partitionsBlock(int rows, int partitions) {
+        ShortColumn year = new ShortColumn(rows);
+        StringColumn region = new StringColumn(rows);
+        LongColumn day = new LongColumn(rows);
+        IntColumn id = new IntColumn(rows);
+        for (int r = 0; r < rows; r++) {
+            year.add((short) 2020);
+            region.add("eu");
+            day.add(r % partitions);
+            id.add(r);
+        }
+        return BlockChunks.of(new Block(NAMES, TYPES, List.of(year, region, day, id)));
+    }
+
+    private static EvaluatedKeys byDay(BlockChunks block) {
+        Column day = block.first().column(2);
+        return new EvaluatedKeys(
+                TYPES.subList(2, 3),
+                List.of(day),
+                NAMES.subList(2, 3),
+                NAMES.subList(3, 4),
+                TYPES.subList(3, 4),
+                List.of(block.first().column(3)),
+                1);
+    }
+
+    /**
+     * max_partitions_per_insert_block as ClickHouse 26.7 enforces it (checked with chDB: 100
+     * partitions in one INSERT pass, 101 are refused with this message): more than the limit is
+     * refused, the limit itself passes, 0 lifts it, and throw_on_... = false only logs.
+     */
+    @Test
+    void maxPartitionsPerInsertBlock() {
+        BlockChunks hundred = partitionsBlock(1000, 100);
+        assertThat(BlockSplitter.split(hundred, byDay(hundred), null, InsertSettings.DEFAULTS))
+                .hasSize(100);
+        BlockChunks more = partitionsBlock(1000, 101);
+        assertThatThrownBy(
+                        () -> BlockSplitter.split(more, byDay(more), null, InsertSettings.DEFAULTS))
+                .isInstanceOf(TooManyPartitionsException.class)
+                .hasMessageStartingWith(
+                        "Too many partitions for single INSERT block (more than 100). The limit is"
+                                + " controlled by 'max_partitions_per_insert_block' setting.")
+                .hasMessageEndingWith("(TOO_MANY_PARTS)");
+        assertThatThrownBy(
+                        () ->
+                                BlockSplitter.split(
+                                        hundred, byDay(hundred), null, new InsertSettings(1, true)))
+                .isInstanceOf(TooManyPartitionsException.class)
+                .hasMessageContaining("(more than 1)");
+        assertThat(BlockSplitter.split(more, byDay(more), null, new InsertSettings(0, true)))
+                .hasSize(101);
+        assertThat(BlockSplitter.split(more, byDay(more), null, new InsertSettings(100, false)))
+                .hasSize(101);
+        // the two-argument form is ClickHouse's default too
+        assertThatThrownBy(() -> BlockSplitter.split(more, byDay(more)))
+                .isInstanceOf(TooManyPartitionsException.class);
+        // an unpartitioned table is one partition, whatever the limit
+        EvaluatedKeys none =
+                new EvaluatedKeys(
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        NAMES.subList(3, 4),
+                        TYPES.subList(3, 4),
+                        List.of(more.first().column(3)),
+                        1);
+        assertThat(BlockSplitter.split(more, none, null, new InsertSettings(1, true))).hasSize(1);
+        assertThatThrownBy(() -> new InsertSettings(-1, true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("max_partitions_per_insert_block must be 0");
     }
 
     /** Rows in runs of equal (year, region); the run shape depends on {@code mode}. */

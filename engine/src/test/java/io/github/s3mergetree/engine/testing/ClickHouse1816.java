@@ -29,11 +29,11 @@ import java.util.regex.Pattern;
  *
  * <p>Why: the portable profile promises that every ClickHouse since 18.16 reads our parts, and only
  * a real 18.16 can confirm it. {@link #start} writes a minimal server configuration under a work
- * directory (loopback only, a free TCP port, no HTTP or interserver listener, data, temporary files
- * and logs under the work directory, time zone UTC) and runs Debian's {@code clickhouse-server}
- * (package 18.16.1+ds, installed by {@code tools/install-test-engines.sh}) as a child process.
- * Statements run through {@code clickhouse-client}, one process per statement. A start-up takes
- * about a second; share an instance across the tests of a class.
+ * directory (loopback only, a free TCP port, no interserver listener and HTTP only when asked;
+ * data, temporary files and logs under the work directory, time zone UTC) and runs Debian's {@code
+ * clickhouse-server} (package 18.16.1+ds, installed by {@code tools/install-test-engines.sh}) as a
+ * child process. Statements run through {@code clickhouse-client}, one process per statement. A
+ * start-up takes about a second; share an instance across the tests of a class.
  *
  * <p>Facts about 18.16 this harness relies on (all observed with 18.16.1):
  *
@@ -84,6 +84,7 @@ public final class ClickHouse1816 implements AutoCloseable {
     private final Path logDir;
     private final Path scratchDir;
     private final int port;
+    private final int httpPort;
     private final List<String> clientCommand;
     private final Process server;
     private final Set<Process> clients = ConcurrentHashMap.newKeySet();
@@ -94,8 +95,14 @@ public final class ClickHouse1816 implements AutoCloseable {
     private Duration startupTime;
 
     private ClickHouse1816(
-            Path workDir, int port, List<String> clientCommand, Process server, Path logDir) {
+            Path workDir,
+            int port,
+            int httpPort,
+            List<String> clientCommand,
+            Process server,
+            Path logDir) {
         this.workDir = workDir;
+        this.httpPort = httpPort;
         this.dataDir = workDir.resolve("data");
         this.logDir = logDir;
         this.scratchDir = workDir.resolve("client");
@@ -115,6 +122,15 @@ public final class ClickHouse1816 implements AutoCloseable {
      *     tail of its logs)
      */
     public static ClickHouse1816 start(Path workDir) {
+        return start(workDir, false);
+    }
+
+    /**
+     * Like {@link #start(Path)}; with {@code http} the server also listens with its HTTP interface
+     * on 127.0.0.1 and a free port ({@link #httpPort()}), for clients of ClickHouse's HTTP
+     * interface such as the delivery module's.
+     */
+    public static ClickHouse1816 start(Path workDir, boolean http) {
         Objects.requireNonNull(workDir, "workDir");
         long t0 = System.nanoTime();
         List<String> serverCommand = locate("server");
@@ -124,7 +140,7 @@ public final class ClickHouse1816 implements AutoCloseable {
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             Path attemptDir = attempt == 1 ? dir : dir.resolve("retry-" + attempt);
             try {
-                ClickHouse1816 ch = startOnce(attemptDir, serverCommand, clientCommand);
+                ClickHouse1816 ch = startOnce(attemptDir, serverCommand, clientCommand, http);
                 ch.startupTime = Duration.ofNanos(System.nanoTime() - t0);
                 return ch;
             } catch (PortTakenException e) {
@@ -135,16 +151,20 @@ public final class ClickHouse1816 implements AutoCloseable {
     }
 
     private static ClickHouse1816 startOnce(
-            Path dir, List<String> serverCommand, List<String> clientCommand) {
+            Path dir, List<String> serverCommand, List<String> clientCommand, boolean http) {
         Path logDir = dir.resolve("log");
         int port;
+        int httpPort = -1;
         try {
             for (String sub : List.of("data", "tmp", "user_files", "format_schemas", "log")) {
                 Files.createDirectories(dir.resolve(sub));
             }
             Files.createDirectories(dir.resolve("client"));
             port = freePort();
-            Files.writeString(dir.resolve("config.xml"), configXml(dir, port));
+            if (http) {
+                httpPort = freePort();
+            }
+            Files.writeString(dir.resolve("config.xml"), configXml(dir, port, httpPort));
             Files.writeString(dir.resolve("users.xml"), USERS_XML);
         } catch (IOException e) {
             throw new UncheckedIOException(
@@ -166,7 +186,7 @@ public final class ClickHouse1816 implements AutoCloseable {
             throw new IllegalStateException(
                     "cannot run " + command + " (" + INSTALL_HINT + "): " + e.getMessage(), e);
         }
-        ClickHouse1816 ch = new ClickHouse1816(dir, port, clientCommand, process, logDir);
+        ClickHouse1816 ch = new ClickHouse1816(dir, port, httpPort, clientCommand, process, logDir);
         Runtime.getRuntime().addShutdownHook(ch.shutdownHook);
         try {
             ch.startWatchdog();
@@ -298,6 +318,20 @@ public final class ClickHouse1816 implements AutoCloseable {
     /** The TCP (native protocol) port on 127.0.0.1. */
     public int port() {
         return port;
+    }
+
+    /**
+     * The HTTP interface's port on 127.0.0.1.
+     *
+     * @throws IllegalStateException if the server was started without HTTP
+     */
+    public int httpPort() {
+        if (httpPort < 0) {
+            throw new IllegalStateException(
+                    "this ClickHouse 18.16 was started without its HTTP interface:"
+                            + " use start(dir, true)");
+        }
+        return httpPort;
     }
 
     /** The work directory holding {@code config.xml}, {@code users.xml}, data and logs. */
@@ -610,7 +644,7 @@ public final class ClickHouse1816 implements AutoCloseable {
         }
     }
 
-    private static String configXml(Path dir, int port) {
+    private static String configXml(Path dir, int port, int httpPort) {
         return "<?xml version=\"1.0\"?>\n"
                 + "<!-- Private ClickHouse 18.16 test server written by ClickHouse1816.java -->\n"
                 + "<yandex>\n"
@@ -629,7 +663,9 @@ public final class ClickHouse1816 implements AutoCloseable {
                 + "    <tcp_port>"
                 + port
                 + "</tcp_port>\n"
-                // no http_port, https_port, tcp_port_secure, interserver_http_port: not listening
+                + (httpPort > 0 ? "    <http_port>" + httpPort + "</http_port>\n" : "")
+                // no https_port, tcp_port_secure, interserver_http_port (nor http_port unless
+                // asked): not listening
                 + "    <path>"
                 + xml(dir.resolve("data")) // trailing slash required by 18.16
                 + "/</path>\n"

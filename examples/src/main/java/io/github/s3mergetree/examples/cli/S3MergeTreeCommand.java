@@ -24,6 +24,7 @@ public final class S3MergeTreeCommand {
         register(new S3ServerCommand());
         register(new PartsCommand());
         register(new CheckCommand());
+        register(new DeliverCommand());
     }
 
     private void register(Subcommand c) {

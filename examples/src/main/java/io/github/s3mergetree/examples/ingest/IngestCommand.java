@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableKeys;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.examples.cli.DeliveryCliOptions;
 import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.examples.cli.Subcommand;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
@@ -55,6 +56,7 @@ public final class IngestCommand implements Subcommand {
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration POLL_UNTIL_RUNNING = Duration.ofMillis(10);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
+    private static final Duration DELIVERY_INTERVAL = Duration.ofSeconds(2);
 
     @Override
     public String name() {
@@ -63,26 +65,30 @@ public final class IngestCommand implements Subcommand {
 
     @Override
     public String usage() {
-        return IngestOptions.USAGE;
+        return IngestOptions.USAGE + " " + DeliveryCliOptions.USAGE;
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        IngestOptions o = IngestOptions.parse(args);
-        return new Run(o, out, err).execute();
+        DeliveryCliOptions.Split split = DeliveryCliOptions.split(args);
+        IngestOptions o = IngestOptions.parse(split.rest());
+        return new Run(o, split.delivery(), out, err).execute();
     }
 
     /** One execution of the command. */
     private static final class Run {
         private final IngestOptions o;
+        private final DeliveryCliOptions deliveryOptions;
+        private ClientDelivery delivery;
         private final PrintStream out;
         private final PrintStream err;
         private final AtomicBoolean stopRequested = new AtomicBoolean();
         private volatile JobClient client;
         private java.util.OptionalLong totalRows = java.util.OptionalLong.empty();
 
-        Run(IngestOptions o, PrintStream out, PrintStream err) {
+        Run(IngestOptions o, DeliveryCliOptions deliveryOptions, PrintStream out, PrintStream err) {
             this.o = o;
+            this.deliveryOptions = deliveryOptions;
             this.out = out;
             this.err = err;
         }
@@ -114,6 +120,18 @@ public final class IngestCommand implements Subcommand {
                             : "",
                     o.source());
 
+            io.github.s3mergetree.delivery.PartDelivery partDelivery = null;
+            if (deliveryOptions != null) {
+                // fail before the job starts when the target does not fit
+                partDelivery =
+                        deliveryOptions.open(
+                                new io.github.s3mergetree.delivery.store.LocalTableFiles(
+                                        o.tablePath()),
+                                schema);
+                partDelivery.check();
+                err.println("delivering every commit into " + partDelivery.target());
+            }
+
             // from here on the table directory is written to
             String key = IngestPipeline.ingestKey(o);
             Files.createDirectories(o.tablePath());
@@ -121,8 +139,28 @@ public final class IngestCommand implements Subcommand {
                 MergeTreeTable.createIfAbsent(store, storedForm);
             }
             IngestState state = IngestState.open(o.tablePath(), key);
+            if (partDelivery != null) {
+                delivery = new ClientDelivery(partDelivery, err, DELIVERY_INTERVAL);
+            }
             try (IngestState.RunLock lock = state.lockRun()) {
-                return run(state, source, sink, listing);
+                if (delivery != null) {
+                    delivery.start();
+                }
+                int code = run(state, source, sink, listing);
+                if (delivery != null) {
+                    long[] totals = delivery.finish();
+                    err.printf(
+                            Locale.ROOT,
+                            "delivered %d parts (%d rows) into %s during this run%n",
+                            totals[0],
+                            totals[1],
+                            partDelivery.target());
+                }
+                return code;
+            } finally {
+                if (delivery != null) {
+                    delivery.close();
+                }
             }
         }
 

@@ -96,7 +96,8 @@ public final class MergeCoordinator implements Sink<CommittableMessage<MergeTree
             this.scheduler =
                     new MergeScheduler(
                             table, table.mergeSelector(), pool, poolSize, Clock.systemUTC());
-            this.metrics = new MergeMetrics(context.metricGroup(), scheduler);
+            this.metrics =
+                    new MergeMetrics(context.metricGroup(), scheduler, table::partsDetachedBroken);
             List<PartName> broken = table.detachBrokenParts();
             if (!broken.isEmpty()) {
                 LOG.warn("Detached broken parts of {}: {}", storage.describe(), broken);

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.sink.mergetree.metrics;
 
 import io.github.s3mergetree.engine.merge.MergeScheduler;
+import java.util.function.LongSupplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
@@ -9,7 +10,7 @@ import org.apache.flink.metrics.MetricGroup;
 /**
  * The merge coordinator's metrics, in its operator metric group: active parts (and the most in one
  * partition), merges running, done and failed, uncompressed bytes merged, outdated parts removed,
- * and commits seen.
+ * parts detached as broken, and commits seen.
  */
 @Internal
 public final class MergeMetrics {
@@ -22,8 +23,12 @@ public final class MergeMetrics {
     private volatile long activeParts;
     private volatile long maxPartsInPartition;
 
-    /** Registers the metrics of {@code scheduler} in {@code group}. */
-    public MergeMetrics(MetricGroup group, MergeScheduler scheduler) {
+    /**
+     * Registers the metrics of {@code scheduler} in {@code group}; {@code partsDetachedBroken}
+     * counts the parts the coordinator's table moved to {@code detached/broken_*}.
+     */
+    public MergeMetrics(
+            MetricGroup group, MergeScheduler scheduler, LongSupplier partsDetachedBroken) {
         commitsSeen = group.counter("commitsSeen");
         partsRemoved = group.counter("partsRemoved");
         group.gauge("activeParts", (Gauge<Long>) () -> activeParts);
@@ -32,6 +37,7 @@ public final class MergeMetrics {
         group.gauge("mergesDone", (Gauge<Long>) scheduler::mergesDone);
         group.gauge("mergesFailed", (Gauge<Long>) scheduler::mergesFailed);
         group.gauge("mergedBytes", (Gauge<Long>) scheduler::bytesMerged);
+        group.gauge("partsDetachedBroken", (Gauge<Long>) partsDetachedBroken::getAsLong);
     }
 
     /** Records the table's part counts. */

@@ -73,6 +73,8 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS,
                     MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT,
                     MergeTreeSinkOptions.PARTS_TO_THROW_INSERT,
+                    MergeTreeSinkOptions.MAX_PARTITIONS_PER_INSERT_BLOCK,
+                    MergeTreeSinkOptions.THROW_ON_MAX_PARTITIONS_PER_INSERT_BLOCK,
                     MergeTreeSinkOptions.MERGES_ENABLED,
                     MergeTreeSinkOptions.BACKGROUND_POOL_SIZE,
                     MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS,

@@ -4,6 +4,7 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.table.InsertDelay;
+import io.github.s3mergetree.engine.table.InsertSettings;
 import io.github.s3mergetree.engine.table.InsertWriter;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableSettings;
@@ -137,7 +138,13 @@ public final class MergeTreeSinkWriter<IN>
         this.resolved = resolved;
         this.failures = failures;
         this.table = storage.open(resolved.layout(), Clock.systemUTC());
-        this.insertWriter = table.insertWriter();
+        this.insertWriter =
+                table.insertWriter(
+                        new InsertSettings(
+                                options.get(MergeTreeSinkOptions.MAX_PARTITIONS_PER_INSERT_BLOCK),
+                                options.get(
+                                        MergeTreeSinkOptions
+                                                .THROW_ON_MAX_PARTITIONS_PER_INSERT_BLOCK)));
         this.converter =
                 input.createConverter(
                         new InputContext(

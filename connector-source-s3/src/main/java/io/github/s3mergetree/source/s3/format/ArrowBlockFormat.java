@@ -232,17 +232,42 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
                     ArrowFileReader fr =
                             new ArrowFileReader(
                                     channel, allocator, CommonsCompressionFactory.INSTANCE);
-                    this.reader = fr;
-                    this.recordBlocks = fr.getRecordBlocks();
+                    List<ArrowBlock> blocks;
+                    ArrowReader r = fr;
+                    try {
+                        blocks = fr.getRecordBlocks();
+                    } catch (IllegalArgumentException e) {
+                        // a type Arrow Java cannot read in the footer's schema (decimal32/64):
+                        // the file's stream part (after the 8 magic bytes) with its schema
+                        // rewritten (ArrowSchemas), read front to back; positions as a stream's
+                        fr.close();
+                        InputStream in =
+                                ArrowSchemas.compatibleStream(
+                                        new BufferedInputStream(
+                                                compression.decompress(
+                                                        ctx.open(split, 0, split.objectSize())),
+                                                256 * 1024),
+                                        8);
+                        r =
+                                new ArrowStreamReader(
+                                        in, allocator, CommonsCompressionFactory.INSTANCE);
+                        r.getVectorSchemaRoot();
+                        blocks = null;
+                    }
+                    this.reader = r;
+                    this.recordBlocks = blocks;
                     if (started) {
-                        batchIndex = (int) split.offset() - 1;
+                        batchIndex = blocks == null ? -1 : (int) split.offset() - 1;
                         streamToSkip = split.recordsToSkip();
                     }
                 } else {
                     InputStream in =
-                            new BufferedInputStream(
-                                    compression.decompress(ctx.open(split, 0, split.objectSize())),
-                                    256 * 1024);
+                            ArrowSchemas.compatibleStream(
+                                    new BufferedInputStream(
+                                            compression.decompress(
+                                                    ctx.open(split, 0, split.objectSize())),
+                                            256 * 1024),
+                                    0);
                     this.reader =
                             new ArrowStreamReader(
                                     in, allocator, CommonsCompressionFactory.INSTANCE);

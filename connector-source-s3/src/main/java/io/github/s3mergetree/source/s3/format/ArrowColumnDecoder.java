@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BaseVariableWidthViewVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.FieldVector;
@@ -55,8 +56,9 @@ import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
  * IPv6, UUID from {@code arrow.uuid}), decimals of equal scale, dates, timestamps of every unit
  * rescaled to DateTime64's precision. Lists become Arrays, structs Tuples (by position), maps Maps,
  * dictionary-encoded columns their values; nulls become NULL or the type's default in a
- * non-Nullable column. Everything else goes through {@link ValueConverter} (ClickHouse's casting
- * rules), e.g. string → Enum8 by name.
+ * non-Nullable column, and NULL structs, lists and maps are read as ClickHouse reads them: their
+ * children as stored (see {@link #build}). Everything else goes through {@link ValueConverter}
+ * (ClickHouse's casting rules), e.g. string → Enum8 by name.
  */
 final class ArrowColumnDecoder {
     private final String columnName;
@@ -164,6 +166,13 @@ final class ArrowColumnDecoder {
             };
         }
         Appender value = valueAppender(v, t);
+        if (t instanceof TupleType || t instanceof ArrayType || t instanceof MapType) {
+            // ClickHouse's rule for NULL parents (a Tuple, Array or Map cannot be NULL): the
+            // validity of a struct, list or map slot is ignored and its children are read as they
+            // are, so a NULL struct keeps the child values stored under it (often (0, '')), a NULL
+            // fixed-size list its n child values, a NULL list or map its offsets' range (empty)
+            return value;
+        }
         if (v.getField().isNullable() || v.getField().getDictionary() != null) {
             return (i, c) -> {
                 if (v.isNull(i)) {
@@ -317,8 +326,13 @@ final class ArrowColumnDecoder {
                                                 .add(dataBuffer(v).getDouble((long) i * 8));
                             }
                             return generic(t, i -> dataBuffer(v).getDouble((long) i * 8));
-                        default:
-                            return generic(t, i -> ((Number) v.getObject(i)).doubleValue());
+                        default: // HALF: IEEE half floats, which ClickHouse reads as Float32
+                            if (k == TypeKind.FLOAT32) {
+                                return (i, c) -> ((FloatColumn) c).add(half(v, i));
+                            } else if (k == TypeKind.FLOAT64) {
+                                return (i, c) -> ((DoubleColumn) c).add(half(v, i));
+                            }
+                            return generic(t, i -> half(v, i));
                     }
                 }
             case Bool:
@@ -335,6 +349,34 @@ final class ArrowColumnDecoder {
                         throw new IllegalArgumentException("a boolean does not convert");
                     }
                     return generic(t, i -> b.get(i) != 0);
+                }
+            case Utf8View:
+            case BinaryView:
+                {
+                    // string and binary views (Arrow 15+): inline or in variadic data buffers
+                    BaseVariableWidthViewVector views = (BaseVariableWidthViewVector) v;
+                    if (k == TypeKind.STRING) {
+                        return (i, c) -> {
+                            byte[] b = views.get(i);
+                            ((StringColumn) c).add(b, 0, b.length);
+                        };
+                    }
+                    if (k == TypeKind.FIXED_STRING) {
+                        int n = ((FixedStringType) t).length();
+                        return (i, c) -> {
+                            byte[] b = views.get(i);
+                            if (b.length > n) {
+                                throw new IllegalArgumentException(
+                                        "too large value for FixedString("
+                                                + n
+                                                + "): "
+                                                + b.length
+                                                + " bytes");
+                            }
+                            ((FixedBytesColumn) c).addPadded(b, 0, b.length);
+                        };
+                    }
+                    return generic(t, i -> new String(views.get(i), StandardCharsets.UTF_8));
                 }
             case Utf8:
             case Binary:
@@ -374,6 +416,13 @@ final class ArrowColumnDecoder {
             case FixedSizeBinary:
                 {
                     int w = ((ArrowType.FixedSizeBinary) at).getByteWidth();
+                    String narrowDecimal = v.getField().getMetadata().get(ArrowSchemas.DECIMAL_KEY);
+                    if (narrowDecimal != null) {
+                        // decimal32 / decimal64, read as fixed-size binaries (ArrowSchemas)
+                        String[] ps = narrowDecimal.split(",");
+                        return decimalAppender(
+                                v, t, w, Integer.parseInt(ps[0]), Integer.parseInt(ps[1]));
+                    }
                     if (k == TypeKind.UUID && w == 16) {
                         if (!uuid) {
                             return rawFixed(v, w);
@@ -405,11 +454,18 @@ final class ArrowColumnDecoder {
                         };
                     }
                     if (k == TypeKind.STRING) {
+                        // ClickHouse reads a FixedSizeBinary as FixedString(w): its cast to
+                        // String drops the trailing zero bytes
                         return (i, c) -> {
                             StringColumn sc = (StringColumn) c;
                             byte[] buf = sc.reserveBytes(w);
-                            dataBuffer(v).getBytes((long) i * w, buf, sc.totalBytes(), w);
-                            sc.commitRow(w);
+                            int pos = sc.totalBytes();
+                            dataBuffer(v).getBytes((long) i * w, buf, pos, w);
+                            int n = w;
+                            while (n > 0 && buf[pos + n - 1] == 0) {
+                                n--;
+                            }
+                            sc.commitRow(n);
                         };
                     }
                     return generic(
@@ -423,32 +479,8 @@ final class ArrowColumnDecoder {
             case Decimal:
                 {
                     ArrowType.Decimal d = (ArrowType.Decimal) at;
-                    int w = d.getBitWidth() / 8;
-                    if (t instanceof DecimalType dt
-                            && dt.scale() == d.getScale()
-                            && dt.precision() >= d.getPrecision()) {
-                        int tw = dt.fixedWidth();
-                        if (tw == 4) {
-                            return (i, c) ->
-                                    ((IntColumn) c).add(dataBuffer(v).getInt((long) i * w));
-                        } else if (tw == 8) {
-                            return (i, c) ->
-                                    ((LongColumn) c).add(dataBuffer(v).getLong((long) i * w));
-                        } else if (tw == w) {
-                            return rawFixed(v, w);
-                        } else if (tw > w) {
-                            return (i, c) -> {
-                                byte[] b = new byte[tw];
-                                dataBuffer(v).getBytes((long) i * w, b, 0, w);
-                                byte fill = b[w - 1] < 0 ? (byte) -1 : 0;
-                                for (int x = w; x < tw; x++) {
-                                    b[x] = fill;
-                                }
-                                ((FixedBytesColumn) c).add(b, 0);
-                            };
-                        }
-                    }
-                    return generic(t, i -> decimal(v, i, w, d.getScale()));
+                    return decimalAppender(
+                            v, t, d.getBitWidth() / 8, d.getPrecision(), d.getScale());
                 }
             case Date:
                 {
@@ -524,6 +556,41 @@ final class ArrowColumnDecoder {
             default:
                 throw new IllegalArgumentException("the Arrow type " + at + " is not supported");
         }
+    }
+
+    /**
+     * Decimals of {@code w} bytes (little-endian two's complement: 4, 8, 16 or 32) into {@code t}:
+     * the unscaled integer as it is (sign-extended or narrowed) when the scales are equal and the
+     * precision fits, through ClickHouse's casting rules otherwise.
+     */
+    private Appender decimalAppender(ValueVector v, DataType t, int w, int precision, int scale) {
+        if (t instanceof DecimalType dt && dt.scale() == scale && dt.precision() >= precision) {
+            int tw = dt.fixedWidth();
+            if (tw == 4) {
+                return (i, c) -> ((IntColumn) c).add(dataBuffer(v).getInt((long) i * w));
+            } else if (tw == 8) {
+                return w == 4
+                        ? (i, c) -> ((LongColumn) c).add(dataBuffer(v).getInt((long) i * 4))
+                        : (i, c) -> ((LongColumn) c).add(dataBuffer(v).getLong((long) i * w));
+            } else if (tw == w) {
+                return rawFixed(v, w);
+            } else if (tw > w) {
+                return (i, c) -> {
+                    byte[] b = new byte[tw];
+                    dataBuffer(v).getBytes((long) i * w, b, 0, w);
+                    byte fill = b[w - 1] < 0 ? (byte) -1 : 0;
+                    for (int x = w; x < tw; x++) {
+                        b[x] = fill;
+                    }
+                    ((FixedBytesColumn) c).add(b, 0);
+                };
+            }
+        }
+        return generic(t, i -> decimal(v, i, w, scale));
+    }
+
+    private static float half(ValueVector v, int i) {
+        return ParquetColumnDecoder.halfToFloat(dataBuffer(v).getShort((long) i * 2) & 0xFFFF);
     }
 
     private Appender rawFixed(ValueVector v, int w) {

@@ -10,13 +10,15 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.brotli.dec.BrotliInputStream;
 import org.xerial.snappy.Snappy;
 
 /**
  * Parquet page decompression without Hadoop codecs: UNCOMPRESSED, SNAPPY (snappy-java), GZIP (JDK),
- * ZSTD (zstd-jni) and LZ4_RAW (lz4-java), which covers what ClickHouse, Spark, Arrow and DuckDB
- * write. Why: parquet-hadoop's default factory instantiates Hadoop codec classes that need a full
- * Hadoop runtime.
+ * BROTLI (org.brotli:dec), ZSTD (zstd-jni), LZ4_RAW and the deprecated LZ4 (lz4-java: Hadoop frames
+ * or a bare block, see {@link #legacyLz4}), which covers what ClickHouse, Spark, parquet-mr, Arrow
+ * and DuckDB write; LZO (which ClickHouse does not read either) is refused. Why: parquet-hadoop's
+ * default factory instantiates Hadoop codec classes that need a full Hadoop runtime.
  */
 final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
     static final DecompressOnlyCodecFactory INSTANCE = new DecompressOnlyCodecFactory();
@@ -112,14 +114,82 @@ final class DecompressOnlyCodecFactory implements CompressionCodecFactory {
                 int n = d.decompress(in, off, len, out, 0, uncompressedSize);
                 check(codec, n, uncompressedSize);
             }
+            case LZ4 ->
+                    check(codec, legacyLz4(in, off, len, out, uncompressedSize), uncompressedSize);
+            case BROTLI -> {
+                try (BrotliInputStream b =
+                        new BrotliInputStream(new ByteArrayInputStream(in, off, len))) {
+                    int n = b.readNBytes(out, 0, uncompressedSize);
+                    check(codec, n, uncompressedSize);
+                }
+            }
             default ->
                     throw new IOException(
                             "Parquet compression codec "
                                     + codec
-                                    + " is not supported (UNCOMPRESSED, SNAPPY, GZIP, ZSTD,"
-                                    + " LZ4_RAW are)");
+                                    + " is not supported (UNCOMPRESSED, SNAPPY, GZIP, BROTLI,"
+                                    + " ZSTD, LZ4_RAW and LZ4 are)");
         }
         return out;
+    }
+
+    /**
+     * The deprecated codec LZ4 (Parquet codec 5), read as Arrow and ClickHouse read it: as written
+     * by parquet-mr through Hadoop's Lz4Codec, a sequence of frames of a big-endian uncompressed
+     * size, a big-endian compressed size and an LZ4 block; or, as older Arrow versions wrote it
+     * under the same codec id, one bare LZ4 block (tried when the frames do not add up).
+     *
+     * @return the bytes decompressed into {@code out}
+     */
+    static int legacyLz4(byte[] in, int off, int len, byte[] out, int uncompressedSize)
+            throws IOException {
+        LZ4SafeDecompressor d = LZ4Factory.fastestInstance().safeDecompressor();
+        int n = hadoopLz4(d, in, off, len, out, uncompressedSize);
+        if (n >= 0) {
+            return n;
+        }
+        try {
+            return d.decompress(in, off, len, out, 0, uncompressedSize);
+        } catch (RuntimeException e) {
+            throw new IOException(
+                    "LZ4 page decompression failed (neither Hadoop-framed nor a bare LZ4 block): "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** Hadoop's LZ4 frames, or -1 when the input is not made of them. */
+    private static int hadoopLz4(
+            LZ4SafeDecompressor d, byte[] in, int off, int len, byte[] out, int uncompressedSize) {
+        int at = off;
+        int end = off + len;
+        int written = 0;
+        while (end - at >= 8) {
+            int raw = readIntBigEndian(in, at);
+            int packed = readIntBigEndian(in, at + 4);
+            at += 8;
+            if (raw < 0 || packed < 0 || packed > end - at || raw > uncompressedSize - written) {
+                return -1;
+            }
+            try {
+                int n = d.decompress(in, at, packed, out, written, raw);
+                if (n != raw) {
+                    return -1;
+                }
+            } catch (RuntimeException e) {
+                return -1;
+            }
+            at += packed;
+            written += raw;
+        }
+        return at == end ? written : -1;
+    }
+
+    private static int readIntBigEndian(byte[] b, int at) {
+        return (b[at] & 0xFF) << 24
+                | (b[at + 1] & 0xFF) << 16
+                | (b[at + 2] & 0xFF) << 8
+                | (b[at + 3] & 0xFF);
     }
 
     private static void check(CompressionCodecName codec, int got, int expected)

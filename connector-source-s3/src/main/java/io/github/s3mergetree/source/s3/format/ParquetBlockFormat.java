@@ -10,7 +10,6 @@ import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
@@ -59,6 +58,9 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                                     .withCodecFactory(DecompressOnlyCodecFactory.INSTANCE)
                                     // row groups as views of the prefetched chunk bytes
                                     .withUseHadoopVectoredIo(true)
+                                    // pages with a CRC are checked (CRC32, an intrinsic):
+                                    // ClickHouse refuses a page whose checksum is wrong
+                                    .usePageChecksumVerification(true)
                                     .build();
                     readOptions = o;
                 }
@@ -101,6 +103,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         private final List<Integer> owned = new ArrayList<>();
         private final ParquetColumnDecoder[][] decoders;
         private final List<String> requestedTop = new ArrayList<>();
+        private final List<Type> requestedTypes;
         private int ownedPos;
         private int currentRowGroup = -1;
         private long rowsInCurrent;
@@ -130,8 +133,9 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 throw new ObjectFormatException(
                         object
                                 + ": not a Parquet file (no PAR1 magic at the end, found '"
-                                + new String(tail, n - 4, 4, StandardCharsets.ISO_8859_1)
-                                + "')");
+                                + ValueConverter.escapeBytes(
+                                        java.util.Arrays.copyOfRange(tail, n - 4, n))
+                                + "': truncated, or another format)");
             }
             long footerLen =
                     ByteBuffer.wrap(tail, n - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()
@@ -145,7 +149,10 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 this.reader = ParquetFileReader.open(file, readOptions());
             } catch (IOException | RuntimeException e) {
                 throw new ObjectFormatException(
-                        object + ": cannot read the Parquet footer: " + e.getMessage(), e);
+                        object
+                                + ": cannot read the Parquet footer: "
+                                + ParquetColumnDecoder.causeMessage(e),
+                        e);
             }
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
@@ -191,6 +198,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 requested.add(fileSchema.getType(name));
                 requestedTop.add(name);
             }
+            this.requestedTypes = requested;
             reader.setRequestedSchema(new MessageType(fileSchema.getName(), requested));
             if (split.offset() != S3ObjectSplit.NOT_STARTED) {
                 while (ownedPos < owned.size() && owned.get(ownedPos) < split.offset()) {
@@ -213,8 +221,18 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             try {
                 store = reader.readRowGroup(rg);
             } catch (IOException | RuntimeException e) {
+                file.dropUnpinned();
                 throw new ObjectFormatException(
-                        object + ": row group " + rg + ": cannot read: " + e.getMessage(), e);
+                        object
+                                + ": row group "
+                                + rg
+                                + failingColumn(rg)
+                                + ": cannot read: "
+                                + ParquetColumnDecoder.causeMessage(e)
+                                + (e.getMessage() != null && e.getMessage().contains("CRC")
+                                        ? " (Page CRC checksum verification failed)"
+                                        : ""),
+                        e);
             } finally {
                 file.dropUnpinned();
             }
@@ -238,6 +256,32 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 }
             }
             return true;
+        }
+
+        /**
+         * After reading row group {@code rg} failed (a page whose CRC checksum is wrong, a page
+         * header that does not parse): {@code ", column 'c'"} naming the first requested column
+         * whose chunk alone fails too, or "" when none does. Reads the chunks again, one column at
+         * a time: the error path only.
+         */
+        private String failingColumn(int rg) {
+            MessageType all = reader.getFileMetaData().getSchema();
+            MessageType requested = new MessageType(all.getName(), requestedTypes);
+            try {
+                for (Type t : requestedTypes) {
+                    reader.setRequestedSchema(new MessageType(all.getName(), List.of(t)));
+                    try {
+                        reader.readRowGroup(rg);
+                    } catch (IOException | RuntimeException e) {
+                        return ", column '" + t.getName() + "'";
+                    } finally {
+                        file.dropUnpinned();
+                    }
+                }
+            } finally {
+                reader.setRequestedSchema(requested);
+            }
+            return "";
         }
 
         /** Downloads the requested columns' chunks of a row group, merging near ranges. */

@@ -49,9 +49,11 @@ import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.DateLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.EnumLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.Float16LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.JsonLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.StringLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.TimeLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.UUIDLogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -210,6 +212,30 @@ final class ParquetColumnDecoder {
     private static final int ARRAY_STEP = -1;
 
     /**
+     * What went wrong, with the causes parquet-mr hides ("could not decompress page" says nothing
+     * of the codec's error): the chain's messages, a value error without the repeated table and row
+     * prefix, binary bytes escaped.
+     */
+    static String causeMessage(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        java.util.Set<Throwable> seen = new java.util.HashSet<>();
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+            String m =
+                    t instanceof io.github.s3mergetree.engine.convert.ConversionException ce
+                            ? ce.problem()
+                            : t.getMessage();
+            if (m == null || m.isBlank() || b.indexOf(m) >= 0) {
+                continue;
+            }
+            if (t instanceof ObjectFormatException && b.length() > 0) {
+                break;
+            }
+            b.append(b.length() == 0 ? "" : ": ").append(m);
+        }
+        return ValueConverter.printable(b.length() == 0 ? e.toString() : b.toString());
+    }
+
+    /**
      * False forces value-by-value decoding, to compare both paths in tests and benchmarks (system
      * property {@code s3source.parquet.bulk}, default true).
      */
@@ -309,7 +335,7 @@ final class ParquetColumnDecoder {
                                         + ", column '"
                                         + columnName
                                         + "': cannot read the dictionary page: "
-                                        + e.getMessage(),
+                                        + causeMessage(e),
                                 e);
                     }
                     flatActive = true;
@@ -320,12 +346,25 @@ final class ParquetColumnDecoder {
             }
         }
         flatActive = false;
-        this.reader =
-                new ColumnReaderImpl(
-                        descriptor,
-                        store.getPageReader(descriptor),
-                        new PrimitiveConverter() {},
-                        writerVersion);
+        try {
+            this.reader =
+                    new ColumnReaderImpl(
+                            descriptor,
+                            store.getPageReader(descriptor),
+                            new PrimitiveConverter() {},
+                            writerVersion);
+        } catch (RuntimeException e) {
+            // the first page is read (and decompressed) here
+            throw new ObjectFormatException(
+                    objectName
+                            + ": row group "
+                            + index
+                            + ", column '"
+                            + columnName
+                            + "': cannot read the first page: "
+                            + causeMessage(e),
+                    e);
+        }
         this.valuesLeft = reader.getTotalValueCount();
     }
 
@@ -477,7 +516,7 @@ final class ParquetColumnDecoder {
                                 + " → "
                                 + targetType.name()
                                 + "): "
-                                + cause.getMessage(),
+                                + causeMessage(cause),
                         cause);
             }
         }
@@ -552,7 +591,7 @@ final class ParquetColumnDecoder {
                             + " → "
                             + targetType.name()
                             + "): "
-                            + e.getMessage(),
+                            + causeMessage(e),
                     e);
         }
         if (started != rows) {
@@ -635,6 +674,12 @@ final class ParquetColumnDecoder {
                         default:
                             break;
                     }
+                } else if (a instanceof TimeLogicalTypeAnnotation tm
+                        && tm.getUnit() == LogicalTypeAnnotation.TimeUnit.MILLIS
+                        && valueType instanceof DateTime64Type dt) {
+                    // ClickHouse reads a TIME as a DateTime64 of its unit, on 1970-01-01
+                    int p = dt.precision();
+                    return (r, c) -> ((LongColumn) c).add(rescale(r.getInteger(), 3, p));
                 } else if (a instanceof DateLogicalTypeAnnotation && k == TypeKind.DATE) {
                     return (r, c) -> {
                         int days = r.getInteger();
@@ -668,13 +713,9 @@ final class ParquetColumnDecoder {
                     if (k == TypeKind.UINT64) {
                         return (r, c) -> ((LongColumn) c).add(r.getLong());
                     }
-                } else if (a instanceof TimestampLogicalTypeAnnotation ts) {
-                    int unitDigits =
-                            switch (ts.getUnit()) {
-                                case MILLIS -> 3;
-                                case MICROS -> 6;
-                                case NANOS -> 9;
-                            };
+                } else if (a instanceof TimestampLogicalTypeAnnotation
+                        || a instanceof TimeLogicalTypeAnnotation) {
+                    int unitDigits = unitDigits(a);
                     if (valueType instanceof DateTime64Type dt) {
                         int p = dt.precision();
                         return (r, c) -> ((LongColumn) c).add(rescale(r.getLong(), unitDigits, p));
@@ -711,13 +752,41 @@ final class ParquetColumnDecoder {
                 }
             }
             case BINARY, FIXED_LEN_BYTE_ARRAY -> {
+                if (a instanceof Float16LogicalTypeAnnotation) {
+                    // IEEE half floats, little-endian: ClickHouse reads them as Float32
+                    if (k == TypeKind.FLOAT32) {
+                        return (r, c) -> ((FloatColumn) c).add(half(r.getBinary()));
+                    } else if (k == TypeKind.FLOAT64) {
+                        return (r, c) -> ((DoubleColumn) c).add(half(r.getBinary()));
+                    }
+                    return genericSink(a, k);
+                }
+                // bytes stored as they are: strings, enums, JSON, BSON, INTERVAL (12 bytes, as
+                // ClickHouse's FixedString(12)), fixed-length binaries without an annotation
                 boolean textual =
-                        a == null
-                                || a instanceof StringLogicalTypeAnnotation
-                                || a instanceof EnumLogicalTypeAnnotation
-                                || a instanceof JsonLogicalTypeAnnotation;
+                        !(a instanceof DecimalLogicalTypeAnnotation
+                                || a instanceof UUIDLogicalTypeAnnotation);
                 if (a instanceof UUIDLogicalTypeAnnotation && k == TypeKind.UUID) {
                     return (r, c) -> ((FixedBytesColumn) c).add(uuidBytes(r.getBinary()), 0);
+                }
+                if (textual
+                        && k == TypeKind.STRING
+                        && ptype.getPrimitiveTypeName()
+                                == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+                    // ClickHouse reads these as FixedString(n): into a String column its cast
+                    // drops the trailing zero bytes
+                    return (r, c) -> {
+                        ByteBuffer bb = r.getBinary().toByteBuffer();
+                        int from = bb.position();
+                        int to = bb.limit();
+                        while (to > from && bb.get(to - 1) == 0) {
+                            to--;
+                        }
+                        StringColumn sc = (StringColumn) c;
+                        byte[] buf = sc.reserveBytes(to - from);
+                        bb.duplicate().position(from).get(buf, sc.totalBytes(), to - from);
+                        sc.commitRow(to - from);
+                    };
                 }
                 if (textual && k == TypeKind.STRING) {
                     return (r, c) -> {
@@ -809,6 +878,8 @@ final class ParquetColumnDecoder {
                     int v = r.getInteger();
                     if (a instanceof DateLogicalTypeAnnotation) {
                         return LocalDate.ofEpochDay(v);
+                    } else if (a instanceof TimeLogicalTypeAnnotation) {
+                        return Instant.ofEpochMilli(v);
                     } else if (a instanceof DecimalLogicalTypeAnnotation d) {
                         return BigDecimal.valueOf(v, d.getScale());
                     } else if (a instanceof IntLogicalTypeAnnotation i && !i.isSigned()) {
@@ -819,8 +890,9 @@ final class ParquetColumnDecoder {
             case INT64:
                 {
                     long v = r.getLong();
-                    if (a instanceof TimestampLogicalTypeAnnotation ts) {
-                        return switch (ts.getUnit()) {
+                    if (a instanceof TimestampLogicalTypeAnnotation
+                            || a instanceof TimeLogicalTypeAnnotation) {
+                        return switch (timeUnit(a)) {
                             case MILLIS -> Instant.ofEpochMilli(v);
                             case MICROS ->
                                     Instant.ofEpochSecond(
@@ -847,7 +919,9 @@ final class ParquetColumnDecoder {
             default:
                 {
                     Binary b = r.getBinary();
-                    if (a instanceof DecimalLogicalTypeAnnotation d) {
+                    if (a instanceof Float16LogicalTypeAnnotation) {
+                        return half(b);
+                    } else if (a instanceof DecimalLogicalTypeAnnotation d) {
                         return new BigDecimal(new BigInteger(b.getBytes()), d.getScale());
                     } else if (a instanceof UUIDLogicalTypeAnnotation) {
                         ByteBuffer bb = ByteBuffer.wrap(b.getBytes());
@@ -856,6 +930,43 @@ final class ParquetColumnDecoder {
                     return new String(b.getBytes(), StandardCharsets.UTF_8);
                 }
         }
+    }
+
+    private static LogicalTypeAnnotation.TimeUnit timeUnit(LogicalTypeAnnotation a) {
+        return a instanceof TimestampLogicalTypeAnnotation ts
+                ? ts.getUnit()
+                : ((TimeLogicalTypeAnnotation) a).getUnit();
+    }
+
+    /** Decimal digits of a TIMESTAMP's or TIME's unit. */
+    private static int unitDigits(LogicalTypeAnnotation a) {
+        return switch (timeUnit(a)) {
+            case MILLIS -> 3;
+            case MICROS -> 6;
+            case NANOS -> 9;
+        };
+    }
+
+    /** A Parquet FLOAT16: two little-endian bytes of an IEEE 754 half-precision float. */
+    static float half(Binary b) {
+        ByteBuffer bb = b.toByteBuffer();
+        int p = bb.position();
+        return halfToFloat((bb.get(p) & 0xFF) | (bb.get(p + 1) & 0xFF) << 8);
+    }
+
+    /** IEEE 754 binary16 to binary32, exactly (every half is a float). */
+    static float halfToFloat(int h) {
+        int sign = (h & 0x8000) << 16;
+        int exp = (h >>> 10) & 0x1F;
+        int mant = h & 0x3FF;
+        if (exp == 0) {
+            float v = mant * 0x1p-24f; // zero or subnormal
+            return sign != 0 ? -v : v;
+        }
+        if (exp == 31) {
+            return Float.intBitsToFloat(sign | 0x7F800000 | mant << 13); // infinity or NaN
+        }
+        return Float.intBitsToFloat(sign | (exp + 112) << 23 | mant << 13);
     }
 
     static long rescale(long v, int fromDigits, int toDigits) {

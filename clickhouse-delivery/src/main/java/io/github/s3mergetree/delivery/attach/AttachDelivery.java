@@ -1,0 +1,281 @@
+package io.github.s3mergetree.delivery.attach;
+
+import io.github.s3mergetree.delivery.DeliveryException;
+import io.github.s3mergetree.delivery.DeliveryFaultPoints;
+import io.github.s3mergetree.delivery.DeliveryOptions;
+import io.github.s3mergetree.delivery.DeliveryResult;
+import io.github.s3mergetree.delivery.PartDelivery;
+import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
+import io.github.s3mergetree.delivery.http.ClickHouseServerException;
+import io.github.s3mergetree.delivery.http.Sql;
+import io.github.s3mergetree.delivery.ledger.DeliveredPart;
+import io.github.s3mergetree.delivery.ledger.DeliveryIntent;
+import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
+import io.github.s3mergetree.delivery.part.DeliverablePart;
+import io.github.s3mergetree.delivery.part.PartFile;
+import io.github.s3mergetree.delivery.part.PartInventory;
+import io.github.s3mergetree.delivery.store.TableFiles;
+import io.github.s3mergetree.delivery.target.DeliveryTarget;
+import io.github.s3mergetree.delivery.target.ServerInfo;
+import io.github.s3mergetree.delivery.target.TableName;
+import io.github.s3mergetree.delivery.target.TargetDefinition;
+import io.github.s3mergetree.engine.ddl.TableSchema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers parts into a server whose table directory this process can write (the same host, or a
+ * volume both mount), by ClickHouse's oldest interface: each part is copied into the table's {@code
+ * detached/} directory (into a temporary name, then renamed, so a half-copied part is never there
+ * under its name) and attached with {@code ALTER TABLE ... ATTACH PART 'name'} over HTTP. Works
+ * with every ClickHouse since 18.16; a server older than 19.6 reads only the portable part profile
+ * ({@code index_granularity_bytes = 0}), which {@link #check} requires.
+ *
+ * <p>Exactly once: the ledger's intent names the parts; {@code <seq>.copied} records that all of
+ * them are in {@code detached/}. ATTACH PART moves a part out of {@code detached/} atomically (a
+ * rename inside the server's disk), so after the copy is recorded, a part still in {@code
+ * detached/} is not attached yet and a part gone from it is attached. Before the record, nothing
+ * was attached (attaching starts only after it), so copying is simply completed. Recovery is thus
+ * always certain, with no server state needed.
+ */
+public final class AttachDelivery extends PartDelivery {
+    private static final Logger LOG = LoggerFactory.getLogger(AttachDelivery.class);
+
+    private final Path tableDirectoryOverride;
+    private Path detached;
+
+    /**
+     * @param tableDirectory the server's table data directory as this process sees it, or null to
+     *     use the path the server reports ({@code system.tables}), which is right on the same host
+     */
+    public AttachDelivery(
+            TableFiles files,
+            TableSchema written,
+            DeliveryTarget target,
+            ClickHouseHttpClient client,
+            Path tableDirectory,
+            Clock clock,
+            DeliveryOptions options) {
+        super(files, written, target, client, clock, options);
+        this.tableDirectoryOverride = tableDirectory;
+    }
+
+    @Override
+    protected String method() {
+        return "attach";
+    }
+
+    @Override
+    public TargetDefinition check() throws IOException {
+        ServerInfo info = ServerInfo.read(client);
+        TargetDefinition def = checkDefinition();
+        if (!info.readsAdaptiveGranularity() && written.settings().adaptiveGranularity()) {
+            throw new DeliveryException(
+                    "ClickHouse "
+                            + info.version()
+                            + " at "
+                            + client.endpoint().url()
+                            + " reads only the portable part profile, but the written table's parts use adaptive granularity (.mrk2):"
+                            + " write the table with SETTINGS index_granularity_bytes = 0");
+        }
+        Path dir = detached();
+        Path probe = dir.resolve(".s3mergetree-probe-" + ProcessHandle.current().pid());
+        try {
+            Files.writeString(probe, "probe");
+            Files.delete(probe);
+        } catch (IOException e) {
+            throw new DeliveryException(
+                    "cannot write into "
+                            + dir
+                            + ", the detached/ directory of "
+                            + target
+                            + " (ATTACH delivery needs the server's table directory on this host or a shared volume; otherwise use --deliver restore): "
+                            + e.getMessage(),
+                    e);
+        }
+        return def;
+    }
+
+    /** The server's {@code detached/} directory of the target table. */
+    public Path detached() throws IOException {
+        if (detached == null) {
+            Path table =
+                    tableDirectoryOverride != null
+                            ? tableDirectoryOverride
+                            : reportedTableDirectory();
+            detached = table.resolve("detached");
+            if (!Files.isDirectory(detached)) {
+                throw new DeliveryException(
+                        "the table directory of "
+                                + target
+                                + " is not at "
+                                + table
+                                + " as seen from this host (no detached/ there): ATTACH delivery needs the server's table directory on this host or a shared volume");
+            }
+        }
+        return detached;
+    }
+
+    private Path reportedTableDirectory() throws IOException {
+        String where =
+                " WHERE database = "
+                        + TableName.literal(target.table().database())
+                        + " AND name = "
+                        + TableName.literal(target.table().table());
+        List<List<String>> rows;
+        try {
+            rows = client.rows(Sql.of("SELECT data_paths[1] FROM system.tables" + where));
+        } catch (ClickHouseServerException e) {
+            rows =
+                    client.rows(
+                            Sql.of("SELECT data_path FROM system.tables" + where)); // before 19.x
+        }
+        if (rows.isEmpty() || rows.get(0).get(0).isEmpty()) {
+            throw new DeliveryException("the server reports no data directory for " + target);
+        }
+        return Path.of(rows.get(0).get(0));
+    }
+
+    @Override
+    protected DeliveryResult send(
+            DeliveryIntent intent, List<DeliverablePart> parts, DeliveryLedger ledger)
+            throws IOException {
+        long start = clock.millis();
+        for (DeliverablePart p : parts) {
+            for (PartFile f : p.files()) {
+                if (f.name().endsWith(".mrk2")
+                        && !ServerInfo.read(client).readsAdaptiveGranularity()) {
+                    throw new DeliveryException(
+                            "part "
+                                    + p.name()
+                                    + " uses adaptive granularity ("
+                                    + f.name()
+                                    + "), which the server cannot read: write the table with SETTINGS index_granularity_bytes = 0");
+                }
+            }
+        }
+        apply(intent, ledger);
+        return result(intent, start);
+    }
+
+    @Override
+    protected boolean recover(DeliveryIntent intent, DeliveryLedger ledger) throws IOException {
+        apply(intent, ledger);
+        return true;
+    }
+
+    /** Completes {@code intent} from wherever it stopped. */
+    private void apply(DeliveryIntent intent, DeliveryLedger ledger) throws IOException {
+        Path dir = detached();
+        if (!ledger.isCopied(intent.sequence())) {
+            PartInventory inventory = new PartInventory(files);
+            for (DeliveredPart p : intent.parts()) {
+                copy(inventory.describe(p.name()), dir, intent);
+            }
+            ledger.markCopied(intent);
+        }
+        DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_MANIFEST);
+        boolean first = true;
+        for (DeliveredPart p : intent.parts()) {
+            if (!Files.isDirectory(dir.resolve(p.name().toString()))) {
+                continue; // attached by an earlier attempt
+            }
+            try {
+                client.query(
+                        Sql.of(
+                                "ALTER TABLE "
+                                        + target.table().sql()
+                                        + " ATTACH PART "
+                                        + TableName.literal(p.name().toString())));
+            } catch (ClickHouseServerException e) {
+                if (Files.isDirectory(dir.resolve(p.name().toString()))) {
+                    throw new DeliveryException(
+                            "ATTACH PART "
+                                    + p.name()
+                                    + " into "
+                                    + target
+                                    + " failed (the part stays in detached/; the next round tries again): "
+                                    + e.serverMessage(),
+                            e);
+                }
+                // it moved: an answer lost, or a concurrent attempt attached it
+            }
+            if (first) {
+                DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_SEND);
+                first = false;
+            }
+        }
+        DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_APPLIED);
+        ledger.complete(intent, true, "every part left detached/ by ATTACH PART");
+        DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_OUTCOME);
+        LOG.info(
+                "Attached {} parts ({} rows) into {}",
+                intent.parts().size(),
+                intent.rows(),
+                target);
+    }
+
+    /** Puts {@code part} into {@code detached/<name>} unless an identical copy is there. */
+    private void copy(DeliverablePart part, Path dir, DeliveryIntent intent) throws IOException {
+        String name = part.name().toString();
+        Path target = dir.resolve(name);
+        if (Files.isDirectory(target)) {
+            Optional<byte[]> ours = files.read(name + "/checksums.txt");
+            Path theirs = target.resolve("checksums.txt");
+            if (ours.isPresent()
+                    && Files.isRegularFile(theirs)
+                    && Arrays.equals(ours.get(), Files.readAllBytes(theirs))) {
+                return; // copied by an earlier attempt
+            }
+            throw new DeliveryException(
+                    "detached/"
+                            + name
+                            + " of "
+                            + this.target
+                            + " exists and is not this part ("
+                            + target
+                            + "): move it away before delivering");
+        }
+        Path tmp = dir.resolve("tmp_s3mergetree_" + intent.sequence() + "_" + name);
+        if (Files.exists(tmp)) {
+            deleteRecursively(tmp);
+        }
+        Files.createDirectory(tmp);
+        for (PartFile f : part.files()) {
+            try (InputStream in = files.open(name + "/" + f.name())) {
+                Files.copy(in, tmp.resolve(f.name()));
+            }
+            if (Files.size(tmp.resolve(f.name())) != f.size()) {
+                throw new IOException(
+                        "copied "
+                                + f.size()
+                                + " bytes of "
+                                + files.describe(name + "/" + f.name())
+                                + " but got "
+                                + Files.size(tmp.resolve(f.name())));
+            }
+        }
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Deletes a directory tree of the server's disk (a temporary copy of an earlier attempt). */
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.github.s3mergetree.delivery.part;
+
+import io.github.s3mergetree.delivery.store.TableFiles;
+import io.github.s3mergetree.engine.hash.HashingOutput;
+import io.github.s3mergetree.engine.part.Checksums;
+import io.github.s3mergetree.engine.part.PartName;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads which parts the written table has and what files they consist of.
+ *
+ * <p>A part counts as committed when its directory name parses as a part name and it has {@code
+ * checksums.txt} (written last by the part writer; {@code tmp_*} directories never parse). Active
+ * parts are those no other part covers, as in ClickHouse and the engine's table directory.
+ */
+public final class PartInventory {
+    private final TableFiles files;
+
+    public PartInventory(TableFiles files) {
+        this.files = files;
+    }
+
+    /** Every committed part (active or covered by a merge and not yet removed), sorted. */
+    public List<PartName> committedParts() throws IOException {
+        List<PartName> out = new ArrayList<>();
+        for (String dir : files.listDirectories("")) {
+            Optional<PartName> name = PartName.tryParse(dir);
+            if (name.isPresent() && files.listFiles(dir).contains("checksums.txt")) {
+                out.add(name.get());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** The parts of {@code all} that no other part of {@code all} covers. */
+    public static List<PartName> active(List<PartName> all) {
+        List<PartName> active = new ArrayList<>();
+        for (PartName p : all) {
+            boolean covered = false;
+            for (PartName q : all) {
+                if (!q.equals(p) && q.contains(p)) {
+                    covered = true;
+                    break;
+                }
+            }
+            if (!covered) {
+                active.add(p);
+            }
+        }
+        return active;
+    }
+
+    /** Rows of {@code part} (its {@code count.txt}). */
+    public long rows(PartName part) throws IOException {
+        String count =
+                new String(readRequired(part + "/count.txt"), StandardCharsets.US_ASCII).trim();
+        try {
+            return Long.parseLong(count);
+        } catch (NumberFormatException e) {
+            throw new IOException(
+                    "bad count.txt in " + files.describe(part.toString()) + ": '" + count + "'", e);
+        }
+    }
+
+    /**
+     * Every file of {@code part} with its size and checksum: listed files from {@code
+     * checksums.txt}, the others (and {@code checksums.txt}) hashed by reading them.
+     */
+    public DeliverablePart describe(PartName part) throws IOException {
+        String dir = part.toString();
+        byte[] checksumsBytes = readRequired(dir + "/checksums.txt");
+        Map<String, Checksums.Entry> listed =
+                Checksums.parse(checksumsBytes, files.describe(dir + "/checksums.txt")).entries();
+        List<PartFile> out = new ArrayList<>();
+        for (String name : files.listFiles(dir)) {
+            Checksums.Entry e = listed.get(name);
+            if (name.equals("checksums.txt")) {
+                out.add(
+                        new PartFile(
+                                name,
+                                checksumsBytes.length,
+                                HashingOutput.hash(checksumsBytes, 0, checksumsBytes.length)));
+            } else if (e != null) {
+                out.add(new PartFile(name, e.fileSize(), e.fileHash()));
+            } else {
+                out.add(hash(dir, name));
+            }
+        }
+        for (String name : listed.keySet()) {
+            if (out.stream().noneMatch(f -> f.name().equals(name))) {
+                throw new IOException(
+                        "part "
+                                + files.describe(dir)
+                                + " lists "
+                                + name
+                                + " in checksums.txt but has no such file");
+            }
+        }
+        return new DeliverablePart(part, rows(part), out);
+    }
+
+    private PartFile hash(String dir, String name) throws IOException {
+        HashingOutput h = new HashingOutput();
+        long size = 0;
+        byte[] buf = new byte[64 * 1024];
+        try (InputStream in = files.open(dir + "/" + name)) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                h.update(buf, 0, n);
+                size += n;
+            }
+        }
+        return new PartFile(name, size, h.finish());
+    }
+
+    private byte[] readRequired(String path) throws IOException {
+        return files.read(path)
+                .orElseThrow(() -> new IOException("missing " + files.describe(path)));
+    }
+}
