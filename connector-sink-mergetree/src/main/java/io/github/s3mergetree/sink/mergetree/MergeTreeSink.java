@@ -156,15 +156,31 @@ public final class MergeTreeSink<IN>
     @Override
     public void addPostCommitTopology(
             DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
+        DataStream<CommittableMessage<MergeTreeCommittable>> committed = committables;
+        if (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.enabled(options)) {
+            // one chain: Flink expands a single sink in a post-commit topology
+            committed =
+                    committables
+                            .global()
+                            .map(
+                                    new io.github.s3mergetree.sink.mergetree.delivery
+                                            .DeliveryCoordinator(ddl, storage, options))
+                            .returns(committables.getType())
+                            .name(
+                                    "MergeTree delivery into "
+                                            + options.get(MergeTreeSinkOptions.CLICKHOUSE_TABLE))
+                            .setParallelism(1)
+                            .setMaxParallelism(1);
+        }
         if (options.get(MergeTreeSinkOptions.MERGES_ENABLED)) {
-            committables
+            committed
                     .global()
                     .sinkTo(new MergeCoordinator(ddl, storage, options))
                     .name("MergeTree merges: " + storage.describe())
                     .setParallelism(1)
                     .setMaxParallelism(1);
         } else {
-            committables.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
+            committed.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
         }
     }
 }

@@ -180,6 +180,20 @@ public final class MergeTreeSinkBuilder<IN> {
                             resolved.serverZone(),
                             options.get(MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
         }
+        if (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.enabled(options)) {
+            // the target must fit before the job starts
+            if (known.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "clickhouse.url needs the table's DDL when the sink is built (setDdl)");
+            }
+            try {
+                io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.open(
+                                known.get(), storage, options)
+                        .check();
+            } catch (IOException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        }
         return new MergeTreeSink<>(storage, text, input, new Configuration(options), failures);
     }
 

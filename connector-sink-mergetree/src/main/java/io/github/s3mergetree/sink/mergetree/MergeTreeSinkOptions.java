@@ -373,4 +373,58 @@ public final class MergeTreeSinkOptions {
                 d.connectTimeout(),
                 d.requestTimeout());
     }
+
+    // ------------------------------------------------------------------ delivery
+
+    /** The live server the committed parts are delivered into. */
+    public static final ConfigOption<String> CLICKHOUSE_URL =
+            ConfigOptions.key("clickhouse.url")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The HTTP interface of a running ClickHouse server (http://host:8123): every"
+                                    + " commit is delivered into clickhouse.table there, exactly once,"
+                                    + " by a parallelism-1 delivery operator after the committers.");
+
+    /** The target table on that server. */
+    public static final ConfigOption<String> CLICKHOUSE_TABLE =
+            ConfigOptions.key("clickhouse.table")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The target table, database.table; it must exist with the sink's columns,"
+                                    + " engine, partition and sorting keys (checked when the sink is built).");
+
+    /** The server's user. */
+    public static final ConfigOption<String> CLICKHOUSE_USER =
+            ConfigOptions.key("clickhouse.user")
+                    .stringType()
+                    .defaultValue("default")
+                    .withDescription("The ClickHouse user deliveries sign in as.");
+
+    /** The server's password. */
+    public static final ConfigOption<String> CLICKHOUSE_PASSWORD =
+            ConfigOptions.key("clickhouse.password")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription("The ClickHouse user's password (never logged).");
+
+    /** How parts are delivered. */
+    public static final ConfigOption<String> DELIVER =
+            ConfigOptions.key("deliver")
+                    .stringType()
+                    .defaultValue("attach")
+                    .withDescription(
+                            "attach: parts are copied into the server's detached/ and attached (the"
+                                    + " server's table directory must be visible here). restore (tables"
+                                    + " on S3): the server restores them from the bucket.");
+
+    /** The server's table directory as seen by the TaskManager, if not the path it reports. */
+    public static final ConfigOption<String> CLICKHOUSE_TABLE_DIR =
+            ConfigOptions.key("clickhouse.table-dir")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "attach: the server's table data directory as this host sees it (default:"
+                                    + " the path the server reports in system.tables).");
 }

@@ -83,7 +83,13 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.TABLE_S3_REGION,
                     MergeTreeSinkOptions.TABLE_S3_PATH_STYLE,
                     MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY,
-                    MergeTreeSinkOptions.TABLE_S3_SECRET_KEY);
+                    MergeTreeSinkOptions.TABLE_S3_SECRET_KEY,
+                    MergeTreeSinkOptions.CLICKHOUSE_URL,
+                    MergeTreeSinkOptions.CLICKHOUSE_TABLE,
+                    MergeTreeSinkOptions.CLICKHOUSE_USER,
+                    MergeTreeSinkOptions.CLICKHOUSE_PASSWORD,
+                    MergeTreeSinkOptions.DELIVER,
+                    MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR);
 
     @Override
     public String factoryIdentifier() {

@@ -1,0 +1,108 @@
+package io.github.s3mergetree.sink.mergetree.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
+import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
+import io.github.s3mergetree.delivery.http.Sql;
+import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
+import java.nio.file.Path;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The DataStream sink with {@code clickhouse.url}: every commit of a streaming job with checkpoints
+ * lands in a live ClickHouse 26.x table (chDB behind its HTTP interface, ATTACH delivery) that
+ * already has rows; the live table then equals its earlier rows plus ClickHouse's own insert of the
+ * same input (count, sum(cityHash64(*))). A target that does not fit fails build().
+ */
+class DeliveryCoordinatorITCase {
+    @TempDir static Path tmp;
+    private static ChDbHttpServer server;
+    private static ClickHouseHttpClient ch;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = ChDbHttpServer.start(tmp.resolve("chdb"));
+        ch = ClickHouseHttpClient.create(ClickHouseEndpoint.of(server.url()));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static String q(String sql) throws Exception {
+        return ch.query(Sql.of(sql)).trim();
+    }
+
+    @Test
+    void aStreamingJobDeliversEveryCommitExactlyOnce() throws Exception {
+        long n = 20_000;
+        q(EventRows.ddl("live"));
+        q(
+                "INSERT INTO live "
+                        + EventRows.INPUT_COLUMNS
+                        + " "
+                        + EventRows.chdbSelect(1_000_000, 50));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+        env.setParallelism(2);
+        env.enableCheckpointing(200);
+        env.fromSequence(0, n - 1)
+                .map(
+                        i -> {
+                            if (i % 200 == 0) {
+                                Thread.sleep(5);
+                            }
+                            return EventRows.row(i);
+                        })
+                .returns(InternalTypeInfo.of(EventRows.ROW_TYPE))
+                .sinkTo(
+                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                .setTablePath(tmp.resolve("events").toString())
+                                .setDdl(EventRows.ddl("events"))
+                                .setSetting("min_insert_block_size_rows", "3000")
+                                .setOption(MergeTreeSinkOptions.CLICKHOUSE_URL, server.url())
+                                .setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE, "default.live")
+                                .build());
+        env.execute("delivering");
+        q(EventRows.ddl("ref"));
+        q("INSERT INTO ref " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(1_000_000, 50));
+        q("INSERT INTO ref " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(0, n));
+        assertThat(q("SELECT count(), sum(cityHash64(*)) FROM live"))
+                .isEqualTo(q("SELECT count(), sum(cityHash64(*)) FROM ref"))
+                .startsWith((n + 50) + "\t");
+        assertThat(q("CHECK TABLE live SETTINGS check_query_single_value_result = 1"))
+                .isEqualTo("1");
+    }
+
+    @Test
+    void aTargetThatDoesNotFitFailsBuild() throws Exception {
+        q(EventRows.ddl("other").replaceFirst("ORDER BY [^\\n]*", "ORDER BY tuple()"));
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                        .setTablePath(tmp.resolve("events2").toString())
+                                        .setDdl(EventRows.ddl("events2"))
+                                        .setOption(
+                                                MergeTreeSinkOptions.CLICKHOUSE_URL, server.url())
+                                        .setOption(
+                                                MergeTreeSinkOptions.CLICKHOUSE_TABLE,
+                                                "default.other")
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not fit");
+    }
+}
