@@ -687,18 +687,23 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         if (!s.canMerge(probe, sources)) {
             return null;
         }
-        List<PartReader> readers = new ArrayList<>();
         for (PartName p : sources) {
             ensurePublished(s.parts().get(p).part());
-            readers.add(PartReader.open(store, p.toString()));
         }
         PartName target = claim(partition, min, max, level + 1, sources);
-        PartitionData partitionData = partitionDataOf(readers.get(0));
         Instant start = clock.instant();
         long startNanos = System.nanoTime();
         String dir = target.toString();
         WrittenPartFiles files;
         try {
+            List<PartReader> readers = new ArrayList<>();
+            for (PartName p : sources) {
+                PartReader r = PartReader.open(store, p.toString());
+                // marks, primary.idx, ...: a damaged one is found here, not merged away
+                r.verifyUncompressedFiles();
+                readers.add(r);
+            }
+            PartitionData partitionData = partitionDataOf(readers.get(0));
             files =
                     new PartMerger(writer, scratch())
                             .merge(
@@ -712,6 +717,17 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             abandon(target);
             partLog.append(
                     mergeEvent(target, sources, start, startNanos, progress, null, e.toString()));
+            if (e instanceof PartMerger.MergeCancelledException) {
+                throw e;
+            }
+            if (!refreshed().canMerge(target, sources)) {
+                LOG.info("Merge into {} abandoned: its sources changed meanwhile ({})", target, e);
+                return null;
+            }
+            // a damaged source fails every merge that includes it: quarantine it, go on without
+            if (!brokenParts.detachBrokenSources(sources, e).isEmpty()) {
+                return null;
+            }
             throw e;
         }
         FaultPoints.reach("merge.before-lock");
