@@ -152,7 +152,13 @@ public final class MergeTreeSink<IN>
         return new MergeTreeCommittableSerializer();
     }
 
-    /** Adds the table's merge coordinator (parallelism 1) after the committers. */
+    /**
+     * Adds the delivery coordinator (when a ClickHouse target is set) and the table's merge
+     * coordinator (parallelism 1) after the committers; with {@code merges = false} and no
+     * delivery, nothing: the committers' output then has no consumer. (A sink consuming it would be
+     * chained to the committer and see its end of input before the final checkpoint's commit emits
+     * the last committables: Flink fails such a job with "Received element after endOfInput".)
+     */
     @Override
     public void addPostCommitTopology(
             DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
@@ -179,7 +185,9 @@ public final class MergeTreeSink<IN>
                     .name("MergeTree merges: " + storage.describe())
                     .setParallelism(1)
                     .setMaxParallelism(1);
-        } else {
+        } else if (committed != committables) {
+            // behind the delivery's network edge, so it sees every element before its end of
+            // input; never chained to the committer itself (see above)
             committed.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
         }
     }

@@ -29,7 +29,8 @@ public final class LocalS3Server implements AutoCloseable {
 
     /**
      * Starts a server over {@code root} on {@code 127.0.0.1:port} ({@code 0} = a free port) and
-     * waits until it accepts requests.
+     * waits until it accepts requests; {@link IllegalArgumentException} if a subdirectory of {@code
+     * root} is not a valid S3 bucket name ({@link BucketNames}).
      */
     public static LocalS3Server start(Path root, int port, String accessKey, String secretKey)
             throws Exception {
@@ -38,6 +39,7 @@ public final class LocalS3Server implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be in 0..65535, not " + port);
         }
+        BucketNames.checkBucketDirectories(root);
         BlobStoreContext context = blobStore(root);
         S3Proxy proxy =
                 S3Proxy.builder()

@@ -12,6 +12,9 @@ import java.util.Map;
  * trace only with {@code --verbose}).
  */
 public final class S3MergeTreeCommand {
+    /** The system property naming the log file (set by {@link #main} unless given). */
+    public static final String LOG_FILE_PROPERTY = "s3mergetree.log.file";
+
     private final PrintStream out;
     private final PrintStream err;
     private final Map<String, Subcommand> subcommands = new LinkedHashMap<>();
@@ -36,6 +39,14 @@ public final class S3MergeTreeCommand {
         // to stderr only with --verbose
         if (List.of(args).contains("--verbose")) {
             System.setProperty("s3mergetree.console.level", "WARN");
+        }
+        // a log file per run in the user's own directory (RunDirectories), not a shared one
+        if (System.getProperty(LOG_FILE_PROPERTY) == null) {
+            try {
+                System.setProperty(LOG_FILE_PROPERTY, RunDirectories.newLogFile().toString());
+            } catch (java.io.IOException | RuntimeException e) {
+                System.err.println("s3-mergetree: no log file (" + e.getMessage() + ")");
+            }
         }
         int code = new S3MergeTreeCommand(System.out, System.err).run(args);
         System.out.flush();
@@ -80,11 +91,10 @@ public final class S3MergeTreeCommand {
             if (verbose) {
                 e.printStackTrace(err);
             } else {
+                String log = System.getProperty(LOG_FILE_PROPERTY);
                 err.println(
-                        "(run with --verbose for the stack trace; log: "
-                                + System.getProperty(
-                                        "s3mergetree.log.file",
-                                        System.getProperty("java.io.tmpdir") + "/s3-mergetree.log")
+                        "(run with --verbose for the stack trace"
+                                + (log == null ? "" : "; log: " + log)
                                 + ")");
             }
             return 1;

@@ -8,6 +8,7 @@ import io.github.s3mergetree.engine.table.TableKeys;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.examples.cli.DeliveryCliOptions;
+import io.github.s3mergetree.examples.cli.RunDirectories;
 import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.examples.cli.Subcommand;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
@@ -30,9 +31,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -355,6 +358,18 @@ public final class IngestCommand implements Subcommand {
                         o.parallelism() != null
                                 ? o.parallelism()
                                 : Math.max(1, Runtime.getRuntime().availableProcessors());
+                // the MiniCluster's working directories, RPC jar and spill files go to this run's
+                // own scratch directory, removed at exit (or by the next run after a kill)
+                String scratch = RunDirectories.scratch().toString();
+                if (!conf.contains(CoreOptions.TMP_DIRS)) {
+                    conf.set(CoreOptions.TMP_DIRS, scratch);
+                }
+                if (!conf.contains(WebOptions.UPLOAD_DIR)) {
+                    conf.set(WebOptions.UPLOAD_DIR, scratch);
+                }
+                if (!conf.contains(WebOptions.TMP_DIR)) {
+                    conf.set(WebOptions.TMP_DIR, scratch);
+                }
                 return StreamExecutionEnvironment.createLocalEnvironment(p, conf);
             }
             int colon = o.jobmanager().lastIndexOf(':');

@@ -188,6 +188,50 @@ class S3ServerCommandTest {
                 .contains("give both --access-key and --secret-key, or neither");
     }
 
+    /** A bucket directory S3 would refuse stops the server at start-up, naming it and the rule. */
+    @Test
+    void refusesBucketDirectoriesS3WouldRefuse() throws Exception {
+        Path root = tmp.resolve("root");
+        Files.createDirectories(root.resolve("b"));
+        Files.createDirectories(root.resolve("Upper_Case"));
+        Files.createDirectories(root.resolve("good-bucket.1"));
+        Files.createDirectories(root.resolve(".hidden"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code =
+                new S3MergeTreeCommand(
+                                new PrintStream(out, true, StandardCharsets.UTF_8),
+                                new PrintStream(err, true, StandardCharsets.UTF_8))
+                        .run(new String[] {"s3-server", "--root", root.toString()});
+        assertThat(code).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("'b' (S3 bucket names have 3 to 63 characters, this has 1)")
+                .contains("'Upper_Case' (S3 bucket names consist of lowercase letters")
+                .doesNotContain("good-bucket.1")
+                .doesNotContain(".hidden")
+                .doesNotContain("\tat ");
+
+        for (String ok : List.of("abc", "a".repeat(63), "my.bucket-2", "0to9")) {
+            assertThat(BucketNames.problem(ok)).as(ok).isEmpty();
+        }
+        for (String bad :
+                List.of(
+                        "ab",
+                        "a".repeat(64),
+                        "-abc",
+                        "abc-",
+                        "a..b",
+                        "192.168.5.4",
+                        "xn--abc",
+                        "abc-s3alias",
+                        "a b c",
+                        "abc+d",
+                        "ünï")) {
+            assertThat(BucketNames.problem(bad)).as(bad).isPresent();
+        }
+    }
+
     private String stderr() throws java.io.IOException {
         Path f = tmp.resolve("stderr.txt");
         return Files.exists(f) ? Files.readString(f) : "";

@@ -90,6 +90,36 @@ class IngestCommandTest {
         assertThat(IngestFixture.tableRows(table)).isEqualTo(6000);
     }
 
+    /**
+     * {@code --setting merges=false}: the ingest (streaming, checkpoints) finishes with exit 0,
+     * every row committed and no merge, and a rerun finds it finished. It once always failed with
+     * "Received element after endOfInput" and was never marked finished.
+     */
+    @Test
+    void mergesOffFinishesAndIsMarkedFinished() throws Exception {
+        Path table = tmp.resolve("t-no-merges");
+        List<String> args =
+                fx.ingestArgs(
+                        table,
+                        "--checkpoint-interval",
+                        "1s",
+                        "--setting",
+                        "merges=false",
+                        "--setting",
+                        "min_insert_block_size_rows=2000");
+        IngestFixture.Result r = IngestFixture.runInProcess(args);
+        assertThat(r.code()).as("stderr:\n%s", r.err()).isZero();
+        assertThat(r.field("rows")).isEqualTo(12000);
+        assertThat(r.field("merges")).isZero();
+        assertThat(r.field("active_parts")).isEqualTo(r.field("parts_written")).isGreaterThan(2);
+        assertThat(IngestFixture.tableRows(table)).isEqualTo(12000);
+
+        IngestFixture.Result again = IngestFixture.runInProcess(args);
+        assertThat(again.code()).as("stderr:\n%s", again.err()).isZero();
+        assertThat(again.err()).contains("already finished");
+        assertThat(IngestFixture.tableRows(table)).isEqualTo(12000);
+    }
+
     @Test
     void missingOptionIsAUsageError() {
         IngestFixture.Result r =

@@ -137,10 +137,16 @@ final class IngestFixture implements AutoCloseable {
 
     /** Starts the command in a child JVM (stdout and stderr to files under {@code root}). */
     Process startChild(List<String> args, String name) throws IOException {
+        return startChild(
+                args, name, List.of("-Ds3mergetree.log.file=" + root.resolve(name + ".log")));
+    }
+
+    /** Starts the command in a child JVM with the given JVM options (no log file option). */
+    Process startChild(List<String> args, String name, List<String> jvmOptions) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx768m");
-        cmd.add("-Ds3mergetree.log.file=" + root.resolve(name + ".log"));
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(S3MergeTreeCommand.class.getName());
