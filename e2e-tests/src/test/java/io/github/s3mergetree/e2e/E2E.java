@@ -1,5 +1,7 @@
 package io.github.s3mergetree.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -13,8 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 
 /** Where things are, free ports, JSON over HTTP and waiting: what every e2e case needs. */
 final class E2E {
@@ -37,6 +37,14 @@ final class E2E {
             }
         }
         throw new IllegalStateException("cannot find the project root above " + Path.of(""));
+    }
+
+    /**
+     * The version of the build under test ({@code 0.1.0-SNAPSHOT} for the Flink 2.x line, {@code
+     * 0.1.0-1.20-SNAPSHOT} with {@code -Pflink-1.20}): the examples' jar names carry it.
+     */
+    static String projectVersion() {
+        return System.getProperty("e2e.project.version", "0.1.0-SNAPSHOT");
     }
 
     /** {@code ../shared} next to the repository (gen-posts.js, posts.sql). */

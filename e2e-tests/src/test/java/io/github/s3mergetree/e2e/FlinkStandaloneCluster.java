@@ -1,5 +1,6 @@
 package io.github.s3mergetree.e2e;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,16 +11,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A standalone Flink 2.3 session cluster on 127.0.0.1 as an operator runs one, without a
- * distribution tarball: a JobManager ({@code StandaloneSessionClusterEntrypoint}) and TaskManagers
- * ({@code TaskManagerRunner}), each a separate JVM started from the Flink runtime jars (the
- * classpath {@code src/test/flink-cluster/pom.xml} resolves, see {@link #flinkClasspath()}), with
- * the JVM flags {@code BashJavaUtils} computes from {@code conf/config.yaml} as Flink's scripts do.
- * Sized for a 2-core machine: 2 slots per TaskManager, small memory. Every process is ended by its
- * PID on {@link #close()} (and by {@link ManagedProcess}'s shutdown hook if the JVM exits).
+ * A standalone Flink session cluster (of the version under test, {@link #flinkVersion()}) on
+ * 127.0.0.1 as an operator runs one, without a distribution tarball: a JobManager ({@code
+ * StandaloneSessionClusterEntrypoint}) and TaskManagers ({@code TaskManagerRunner}), each a
+ * separate JVM started from the Flink runtime jars (the classpath {@code
+ * src/test/flink-cluster/pom.xml} resolves, see {@link #flinkClasspath()}), with the JVM flags
+ * {@code BashJavaUtils} computes from {@code conf/config.yaml} as Flink's scripts do. Sized for a
+ * 2-core machine: 2 slots per TaskManager, small memory. Every process is ended by its PID on
+ * {@link #close()} (and by {@link ManagedProcess}'s shutdown hook if the JVM exits).
  */
 final class FlinkStandaloneCluster implements AutoCloseable {
     /** Flink's default {@code env.java.opts.all}: the module openings Flink needs on Java 17. */
@@ -110,7 +111,8 @@ final class FlinkStandaloneCluster implements AutoCloseable {
     static synchronized String flinkClasspath() {
         Path module = E2E.projectRoot().resolve("e2e-tests");
         Path pom = module.resolve("src/test/flink-cluster/pom.xml");
-        Path cached = module.resolve("target/flink-cluster.classpath");
+        String version = flinkVersion();
+        Path cached = module.resolve("target/flink-cluster-" + version + ".classpath");
         try {
             if (!Files.isRegularFile(cached)
                     || Files.getLastModifiedTime(cached).compareTo(Files.getLastModifiedTime(pom))
@@ -124,6 +126,7 @@ final class FlinkStandaloneCluster implements AutoCloseable {
                                         "-q",
                                         "-f",
                                         pom.toString(),
+                                        "-Dflink.version=" + version,
                                         "dependency:build-classpath",
                                         "-Dmdep.outputFile=" + cached)
                                 .redirectErrorStream(true)
@@ -144,6 +147,14 @@ final class FlinkStandaloneCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The Flink version under test: the build's {@code flink.version} (2.3.0, or 1.20.3 with {@code
+     * -Pflink-1.20}), passed by surefire.
+     */
+    static String flinkVersion() {
+        return System.getProperty("e2e.flink.version", "2.3.0");
     }
 
     private void writeConfig() throws IOException {

@@ -55,7 +55,10 @@ final class Ingest {
     static Path jobJar() {
         Path jar =
                 E2E.projectRoot()
-                        .resolve("examples/target/s3-mergetree-examples-0.1.0-SNAPSHOT-job.jar");
+                        .resolve(
+                                "examples/target/s3-mergetree-examples-"
+                                        + E2E.projectVersion()
+                                        + "-job.jar");
         if (!java.nio.file.Files.isRegularFile(jar)) {
             throw new IllegalStateException(
                     "no job jar " + jar + " (the examples module's package phase makes it)");

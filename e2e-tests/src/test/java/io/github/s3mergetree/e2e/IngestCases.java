@@ -2,8 +2,8 @@ package io.github.s3mergetree.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 /** What the ingest cases share. */
 final class IngestCases {

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.sink.mergetree;
 
+import io.github.s3mergetree.connector.compat.CompatSink;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittableSerializer;
@@ -27,6 +28,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -59,7 +62,7 @@ public final class MergeTreeSink<IN>
         implements SupportsWriterState<IN, MergeTreeWriterState>,
                 SupportsCommitter<MergeTreeCommittable>,
                 SupportsPostCommitTopology<MergeTreeCommittable>,
-                org.apache.flink.api.connector.sink2.Sink<IN> {
+                CompatSink<IN> {
     private static final long serialVersionUID = 1L;
 
     private final TableStorage storage;
@@ -158,14 +161,21 @@ public final class MergeTreeSink<IN>
      * delivery, nothing: the committers' output then has no consumer. (A sink consuming it would be
      * chained to the committer and see its end of input before the final checkpoint's commit emits
      * the last committables: Flink fails such a job with "Received element after endOfInput".)
+     *
+     * <p>When the sink has a uid ({@code sinkTo(sink).uid("...")}), every operator added here gets
+     * one too ({@link #DELIVERY_UID}, {@link #MERGES_UID}, {@link #COMMITS_UID}), which Flink
+     * prefixes with the sink's (the committer's uid, derived from the sink's, is set when this
+     * runs); without one Flink derives every operator's id from the topology, and it refuses a uid
+     * on an operator of a sink that has none.
      */
     @Override
     public void addPostCommitTopology(
             DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
+        boolean sinkHasUid = hasUidUpstream(committables.getTransformation());
         DataStream<CommittableMessage<MergeTreeCommittable>> committed = committables;
         if (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.enabled(options)) {
             // one chain: Flink expands a single sink in a post-commit topology
-            committed =
+            SingleOutputStreamOperator<CommittableMessage<MergeTreeCommittable>> delivery =
                     committables
                             .global()
                             .map(
@@ -177,18 +187,51 @@ public final class MergeTreeSink<IN>
                                             + options.get(MergeTreeSinkOptions.CLICKHOUSE_TABLE))
                             .setParallelism(1)
                             .setMaxParallelism(1);
+            if (sinkHasUid) {
+                delivery.uid(DELIVERY_UID);
+            }
+            committed = delivery;
         }
+        DataStreamSink<?> added;
         if (options.get(MergeTreeSinkOptions.MERGES_ENABLED)) {
-            committed
-                    .global()
-                    .sinkTo(new MergeCoordinator(ddl, storage, options))
-                    .name("MergeTree merges: " + storage.describe())
-                    .setParallelism(1)
-                    .setMaxParallelism(1);
+            added =
+                    committed
+                            .global()
+                            .sinkTo(new MergeCoordinator(ddl, storage, options))
+                            .name("MergeTree merges: " + storage.describe())
+                            .setParallelism(1)
+                            .setMaxParallelism(1);
+            if (sinkHasUid) {
+                added.uid(MERGES_UID);
+            }
         } else if (committed != committables) {
             // behind the delivery's network edge, so it sees every element before its end of
             // input; never chained to the committer itself (see above)
-            committed.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
+            added = committed.sinkTo(new DiscardingSink<>()).name("MergeTree commits");
+            if (sinkHasUid) {
+                added.uid(COMMITS_UID);
+            }
         }
     }
+
+    /** Whether {@code t} or what feeds it (the committer, behind a partitioning) has a uid. */
+    private static boolean hasUidUpstream(org.apache.flink.api.dag.Transformation<?> t) {
+        for (int depth = 0; t != null && depth < 4; depth++) {
+            if (t.getUid() != null) {
+                return true;
+            }
+            List<org.apache.flink.api.dag.Transformation<?>> inputs = t.getInputs();
+            t = inputs.size() == 1 ? inputs.get(0) : null;
+        }
+        return false;
+    }
+
+    /** The uid of the delivery coordinator (after the sink's uid). */
+    public static final String DELIVERY_UID = "mergetree-delivery";
+
+    /** The uid of the merge coordinator (after the sink's uid). */
+    public static final String MERGES_UID = "mergetree-merges";
+
+    /** The uid of the end of the commits when merges are off (after the sink's uid). */
+    public static final String COMMITS_UID = "mergetree-commits";
 }

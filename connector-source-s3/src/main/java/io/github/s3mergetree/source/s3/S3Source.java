@@ -1,24 +1,29 @@
 package io.github.s3mergetree.source.s3;
 
+import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorState;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorStateSerializer;
 import io.github.s3mergetree.source.s3.enumerator.S3SourceEnumerator;
 import io.github.s3mergetree.source.s3.enumerator.SplitPlanner;
+import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.reader.RecordExpander;
 import io.github.s3mergetree.source.s3.reader.S3SourceReader;
 import io.github.s3mergetree.source.s3.reader.S3SplitReader;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitSerializer;
+import io.github.s3mergetree.source.s3.table.BlockRows;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -30,6 +35,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.table.data.RowData;
 
 /**
  * A FLIP-27 source that reads the objects of an S3 bucket (or a local directory) matching a
@@ -56,25 +62,76 @@ public final class S3Source<T>
         implements Source<T, S3ObjectSplit, S3EnumeratorState>, ResultTypeQueryable<T> {
     private static final long serialVersionUID = 1L;
 
+    static {
+        // lambdas on Block (map, filter, flatMap) get BlockTypeInfo instead of Kryo
+        BlockTypeInfo.registerForLambdas();
+    }
+
     private final ObjectStoreConfig storeConfig;
     private final GlobPattern pattern;
-    private final S3ObjectFormat<T> format;
+    private final S3ObjectFormat<?> format;
+    @Nullable private final RecordExpander<?, T> expander;
     private final Configuration options;
 
+    /**
+     * @param expander how a decoded record becomes output records; null: the format's records are
+     *     the output (the format produces {@code T})
+     */
     S3Source(
             ObjectStoreConfig storeConfig,
             GlobPattern pattern,
-            S3ObjectFormat<T> format,
+            S3ObjectFormat<?> format,
+            @Nullable RecordExpander<?, T> expander,
             Configuration options) {
         this.storeConfig = storeConfig;
         this.pattern = pattern;
         this.format = format;
+        this.expander = expander;
         this.options = options;
     }
 
     /** A builder of a source decoding objects with {@code format}. */
     public static <T> S3SourceBuilder<T> builder(S3ObjectFormat<T> format) {
         return new S3SourceBuilder<T>().setFormat(format);
+    }
+
+    /**
+     * A builder of a source of the engine's column {@link Block}s, the fast path into the MergeTree
+     * sink: name the columns ({@link S3SourceBuilder#forTable} or {@link
+     * S3SourceBuilder#setSchema}) and the format ({@link S3SourceBuilder#setFormat(String)}).
+     */
+    public static S3SourceBuilder<Block> builder() {
+        return new S3SourceBuilder<>();
+    }
+
+    /**
+     * A builder whose blocks reach the output through the expander {@code factory} makes from the
+     * decoded columns and the session time zone (the SQL source's typed rows).
+     */
+    @org.apache.flink.annotation.Internal
+    public static <T> S3SourceBuilder<T> expandingBlocks(
+            java.util.function.BiFunction<
+                            io.github.s3mergetree.source.s3.format.TargetSchema,
+                            java.time.ZoneId,
+                            RecordExpander<Block, T>>
+                    factory) {
+        return new S3SourceBuilder<T>().expandBlocks(factory);
+    }
+
+    /** The same as {@link #builder()}. */
+    public static S3SourceBuilder<Block> forBlocks() {
+        return builder();
+    }
+
+    /**
+     * A builder of a source of Flink SQL rows ({@code RowData}, for ordinary Flink operators),
+     * typed from the ClickHouse columns ({@link S3SourceBuilder#forTable} or {@link
+     * S3SourceBuilder#setSchema}) by the mapping of the README's table: UInt64 → DECIMAL(20, 0),
+     * Enum → STRING, DateTime64(3) → TIMESTAMP(3), Array → ARRAY, ... Needs {@code
+     * flink-table-runtime} on the classpath (it is in every Flink distribution's {@code lib/}).
+     */
+    public static S3SourceBuilder<RowData> forRowData() {
+        return new S3SourceBuilder<RowData>().expandBlocks(BlockRows::forSchema);
     }
 
     @Override
@@ -88,6 +145,19 @@ public final class S3Source<T>
 
     @Override
     public SourceReader<T, S3ObjectSplit> createReader(SourceReaderContext readerContext) {
+        return typedReader(readerContext, format);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <B> SourceReader<T, S3ObjectSplit> typedReader(
+            SourceReaderContext readerContext, S3ObjectFormat<B> format) {
+        return createReader(readerContext, format, (RecordExpander<B, T>) expander);
+    }
+
+    private <B> SourceReader<T, S3ObjectSplit> createReader(
+            SourceReaderContext readerContext,
+            S3ObjectFormat<B> format,
+            @Nullable RecordExpander<B, T> expander) {
         Configuration config = new Configuration(options);
         S3SourceMetrics metrics = new S3SourceMetrics(readerContext.metricGroup());
         Map<String, String> failures =
@@ -119,6 +189,7 @@ public final class S3Source<T>
                             downloads,
                             failures);
                 },
+                expander,
                 config,
                 readerContext,
                 failures);
@@ -158,8 +229,11 @@ public final class S3Source<T>
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public TypeInformation<T> getProducedType() {
-        return format.getProducedType();
+        return expander != null
+                ? expander.producedType()
+                : (TypeInformation<T>) format.getProducedType();
     }
 
     /** Where the source reads from (never includes secrets). */
@@ -171,7 +245,8 @@ public final class S3Source<T>
         return pattern;
     }
 
-    public S3ObjectFormat<T> format() {
+    /** The format that decodes the objects. */
+    public S3ObjectFormat<?> format() {
         return format;
     }
 

@@ -1,13 +1,20 @@
 package io.github.s3mergetree.source.s3;
 
+import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.source.s3.format.Compression;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
+import io.github.s3mergetree.source.s3.format.S3ObjectFormats;
+import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
+import io.github.s3mergetree.source.s3.reader.RecordExpander;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
 import java.net.URI;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.util.function.BiFunction;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -25,10 +32,58 @@ public final class S3SourceBuilder<T> {
     private boolean pathStyle;
     private String accessKey;
     private String secretKey;
-    private S3ObjectFormat<T> format;
+    private S3ObjectFormat<?> format;
+    private String formatName;
+    private TargetSchema schema;
+    private BiFunction<TargetSchema, ZoneId, RecordExpander<Block, T>> expanderFactory;
     private final Configuration options = new Configuration();
 
     S3SourceBuilder() {}
+
+    /** Emit the decoded blocks through the expander {@code factory} makes (RowData). */
+    S3SourceBuilder<T> expandBlocks(
+            BiFunction<TargetSchema, ZoneId, RecordExpander<Block, T>> factory) {
+        this.expanderFactory = factory;
+        return this;
+    }
+
+    /**
+     * Read the columns an {@code INSERT} into this table may write (all but MATERIALIZED and ALIAS
+     * ones), with the table's types: {@code ddl} is its {@code CREATE TABLE} statement.
+     *
+     * @throws IllegalArgumentException when the DDL does not parse
+     */
+    public S3SourceBuilder<T> forTable(String ddl) {
+        this.schema = TargetSchema.forTable(ddl);
+        return this;
+    }
+
+    /** The ClickHouse columns to read (names and types), e.g. {@code TargetSchema.parse(...)}. */
+    public S3SourceBuilder<T> setSchema(TargetSchema schema) {
+        this.schema = schema;
+        return this;
+    }
+
+    /**
+     * The objects' format by its ClickHouse name ({@code Parquet}, {@code CSVWithNames}, {@code
+     * JSONEachRow}, ...; {@link S3ObjectFormats#NAMES}), decoding the columns of {@link #forTable}
+     * or {@link #setSchema}.
+     */
+    public S3SourceBuilder<T> setFormat(String clickHouseFormatName) {
+        this.formatName = clickHouseFormatName;
+        this.format = null;
+        return this;
+    }
+
+    /**
+     * A format object that decodes into blocks, for a {@link S3Source#forRowData()} source (whose
+     * rows then come from these blocks).
+     */
+    public S3SourceBuilder<T> setBlockFormat(S3ObjectFormat<Block> blockFormat) {
+        this.format = blockFormat;
+        this.formatName = null;
+        return this;
+    }
 
     /**
      * {@code s3://bucket/glob} or {@code file:///directory/glob}, with ClickHouse's glob syntax:
@@ -74,6 +129,7 @@ public final class S3SourceBuilder<T> {
     /** The format that decodes objects into records. */
     public S3SourceBuilder<T> setFormat(S3ObjectFormat<T> format) {
         this.format = format;
+        this.formatName = null;
         return this;
     }
 
@@ -121,8 +177,11 @@ public final class S3SourceBuilder<T> {
 
     /** Validates the settings and builds the source. */
     public S3Source<T> build() {
-        if (format == null) {
-            throw new IllegalArgumentException("a format is required: call setFormat(...)");
+        if (format == null && formatName == null) {
+            throw new IllegalArgumentException(
+                    "a format is required: setFormat(\"Parquet\") (or another of "
+                            + S3ObjectFormats.NAMES
+                            + ") or setFormat(S3ObjectFormat)");
         }
         if (location == null || location.isEmpty()) {
             throw new IllegalArgumentException(
@@ -186,6 +245,36 @@ public final class S3SourceBuilder<T> {
                     e);
         }
         Compression.of(options.get(S3SourceOptions.COMPRESSION), "x");
+        S3ObjectFormat<?> decoder = format;
+        if (decoder == null) {
+            if (schema == null) {
+                throw new IllegalArgumentException(
+                        "format '"
+                                + formatName
+                                + "' needs the columns to read: forTable(ddl) or setSchema(...)");
+            }
+            decoder =
+                    S3ObjectFormats.forName(
+                            formatName, schema, options.get(S3SourceOptions.COMPRESSION));
+        }
+        RecordExpander<Block, T> expander = null;
+        if (expanderFactory != null) {
+            TargetSchema columns = schema;
+            if (decoder.getProducedType() instanceof BlockTypeInfo b && b.schema() != null) {
+                columns = b.schema();
+            } else if (decoder.getProducedType().getTypeClass() != Block.class) {
+                throw new IllegalArgumentException(
+                        "a RowData source needs a format that decodes blocks, got "
+                                + decoder.getProducedType());
+            }
+            if (columns == null) {
+                throw new IllegalArgumentException(
+                        "a RowData source needs the columns: forTable(ddl) or setSchema(...)");
+            }
+            expander =
+                    expanderFactory.apply(
+                            columns, ZoneId.of(options.get(S3SourceOptions.SESSION_TIMEZONE)));
+        }
 
         ObjectStoreConfig store;
         String glob;
@@ -231,7 +320,7 @@ public final class S3SourceBuilder<T> {
                     "location '" + location + "' must start with s3:// or file://");
         }
         GlobPattern pattern = GlobPattern.compile(glob);
-        return new S3Source<>(store, pattern, format, new Configuration(options));
+        return new S3Source<>(store, pattern, decoder, expander, new Configuration(options));
     }
 
     private void checkPositive(ConfigOption<Integer> option) {

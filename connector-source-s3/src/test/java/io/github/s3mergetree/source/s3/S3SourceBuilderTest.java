@@ -96,7 +96,7 @@ class S3SourceBuilderTest {
                                 S3Source.builder(
                                                 new ParquetBlockFormat(
                                                         TargetSchema.parse("id Int64")))
-                                        .setFormat(null)
+                                        .setFormat((String) null)
                                         .setLocation("s3://b/x")
                                         .build())
                 .hasMessageContaining("format is required");

@@ -105,6 +105,28 @@ public final class Block {
         }
     }
 
+    /**
+     * A summary for logs and debuggers, e.g. {@code Block(65536 rows, 2.1 MiB: id UInt64, title
+     * String)}; values are not rendered (a block holds up to millions of rows).
+     */
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("Block(").append(rows()).append(" rows, ");
+        long bytes = byteSize();
+        if (bytes < 1024) {
+            b.append(bytes).append(" B");
+        } else if (bytes < 1024 * 1024) {
+            b.append(String.format(java.util.Locale.ROOT, "%.1f KiB", bytes / 1024.0));
+        } else {
+            b.append(String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0));
+        }
+        b.append(':');
+        for (int i = 0; i < names.size(); i++) {
+            b.append(i > 0 ? ", " : " ").append(names.get(i)).append(' ').append(types.get(i));
+        }
+        return b.append(')').toString();
+    }
+
     /** A new empty block of the same shape. */
     public Block newEmpty(int capacity) {
         List<Column> out = new ArrayList<>(columns.size());

@@ -1,53 +1,20 @@
 package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.source.s3.format.ArrowBlockFormat;
-import io.github.s3mergetree.source.s3.format.NativeBlockFormat;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
+import io.github.s3mergetree.source.s3.format.S3ObjectFormats;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.TextBlockFormat;
-import java.util.Locale;
 
-/**
- * The source formats by their ClickHouse names ({@code Parquet}, {@code CSVWithNames}, {@code TSV},
- * {@code JSONEachRow}, {@code Native}, …), all decoding into engine {@link Block}s of a target
- * schema.
- */
+/** The source formats by their ClickHouse names: {@link S3ObjectFormats} of the source. */
 public final class BlockFormats {
     /** The names {@link #forName} accepts (ClickHouse spelling; aliases are accepted too). */
-    public static final String NAMES =
-            "Parquet, CSV, CSVWithNames, TabSeparated (TSV), TabSeparatedWithNames (TSVWithNames),"
-                    + " JSONEachRow, Native, Arrow, ArrowStream";
+    public static final String NAMES = S3ObjectFormats.NAMES;
 
     private BlockFormats() {}
 
-    /**
-     * The format named {@code name}, case-insensitively.
-     *
-     * @param compressionMethod {@code auto} (by file extension) or a method name; text formats only
-     * @throws IllegalArgumentException naming the unknown format and the known ones
-     */
+    /** {@link S3ObjectFormats#forName}. */
     public static S3ObjectFormat<Block> forName(
             String name, TargetSchema schema, String compressionMethod) {
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "parquet" -> new ParquetBlockFormat(schema);
-            case "native" -> new NativeBlockFormat(schema);
-            case "arrow", "arrowstream" ->
-                    new ArrowBlockFormat(ArrowBlockFormat.Kind.of(name), schema);
-            case "csv",
-                    "csvwithnames",
-                    "tabseparated",
-                    "tsv",
-                    "tabseparatedwithnames",
-                    "tsvwithnames",
-                    "jsoneachrow",
-                    "ndjson",
-                    "jsonlines" ->
-                    new TextBlockFormat(TextBlockFormat.Kind.of(name), schema, compressionMethod);
-            default ->
-                    throw new IllegalArgumentException(
-                            "unknown format '" + name + "' (known: " + NAMES + ")");
-        };
+        return S3ObjectFormats.forName(name, schema, compressionMethod);
     }
 }

@@ -1,10 +1,7 @@
 package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.ddl.ColumnDefinition;
-import io.github.s3mergetree.engine.ddl.DefaultKind;
 import io.github.s3mergetree.engine.ddl.TableSchema;
-import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.S3Source;
@@ -14,9 +11,7 @@ import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Locale;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -55,16 +50,7 @@ public final class IngestPipeline {
 
     /** The columns an INSERT may write: every column but MATERIALIZED and ALIAS ones. */
     public static TargetSchema insertableColumns(TableSchema schema) {
-        List<String> names = new ArrayList<>();
-        List<DataType> types = new ArrayList<>();
-        for (ColumnDefinition c : schema.columns()) {
-            if (c.defaultKind() != DefaultKind.MATERIALIZED
-                    && c.defaultKind() != DefaultKind.ALIAS) {
-                names.add(c.name());
-                types.add(c.type());
-            }
-        }
-        return TargetSchema.of(names, types);
+        return TargetSchema.insertableColumns(schema);
     }
 
     /** The source of the ingest; {@link IllegalArgumentException} names a bad option. */

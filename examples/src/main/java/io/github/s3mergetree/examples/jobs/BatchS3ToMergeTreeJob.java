@@ -8,7 +8,6 @@ import io.github.s3mergetree.source.s3.format.TargetSchema;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.ParameterTool;
 
 /**
  * Loads the S3 objects matching a glob into a MergeTree table once: a bounded {@link S3Source} into
@@ -34,14 +33,14 @@ public final class BatchS3ToMergeTreeJob {
     private BatchS3ToMergeTreeJob() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.fromArgs(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         build(env, params);
         env.execute("S3 to MergeTree (batch): " + params.get("location"));
     }
 
     /** Adds the job's pipeline to {@code env}. */
-    public static void build(StreamExecutionEnvironment env, ParameterTool params) {
+    public static void build(StreamExecutionEnvironment env, JobArgs params) {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         if (params.has("parallelism")) {
             env.setParallelism(params.getInt("parallelism"));

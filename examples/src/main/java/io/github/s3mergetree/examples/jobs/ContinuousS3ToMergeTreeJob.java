@@ -10,7 +10,6 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.ParameterTool;
 import org.apache.flink.util.TimeUtils;
 
 /**
@@ -43,14 +42,14 @@ public final class ContinuousS3ToMergeTreeJob {
     private ContinuousS3ToMergeTreeJob() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.fromArgs(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         build(env, params);
         env.execute("S3 to MergeTree (continuous): " + params.get("location"));
     }
 
     /** Adds the job's pipeline to {@code env} and enables its checkpoints. */
-    public static void build(StreamExecutionEnvironment env, ParameterTool params) {
+    public static void build(StreamExecutionEnvironment env, JobArgs params) {
         env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
         env.enableCheckpointing(
                 duration(params, "checkpoint-interval", "30s").toMillis(),
@@ -85,7 +84,7 @@ public final class ContinuousS3ToMergeTreeJob {
                 .name("MergeTree: " + params.get("table-path"));
     }
 
-    private static Duration duration(ParameterTool params, String key, String defaultValue) {
+    private static Duration duration(JobArgs params, String key, String defaultValue) {
         String v = params.get(key, defaultValue);
         try {
             return TimeUtils.parseDuration(v);

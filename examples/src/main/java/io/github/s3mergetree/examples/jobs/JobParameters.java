@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Paths;
-import org.apache.flink.util.ParameterTool;
 
 /**
  * The {@code --key value} parameters the S3 → MergeTree example jobs share.
@@ -37,7 +36,7 @@ final class JobParameters {
     private JobParameters() {}
 
     /** The table's DDL: {@code --ddl}, {@code --ddl-file} or the one stored under the path. */
-    static String ddl(ParameterTool p) {
+    static String ddl(JobArgs p) {
         try {
             if (p.has("ddl")) {
                 return p.get("ddl");
@@ -60,7 +59,7 @@ final class JobParameters {
     }
 
     /** {@code --columns}, else the DDL's columns that an insert may give. */
-    static TargetSchema columns(ParameterTool p, String ddl) {
+    static TargetSchema columns(JobArgs p, String ddl) {
         return p.has("columns")
                 ? TargetSchema.parse(p.get("columns"))
                 : IngestPipeline.insertableColumns(TableSchema.parse(ddl));
@@ -69,12 +68,12 @@ final class JobParameters {
     /**
      * The object format named by {@code --format} (default Parquet), decoding into {@code schema}.
      */
-    static S3ObjectFormat<Block> format(ParameterTool p, TargetSchema schema) {
+    static S3ObjectFormat<Block> format(JobArgs p, TargetSchema schema) {
         return BlockFormats.forName(p.get("format", "Parquet"), schema, "auto");
     }
 
     /** Applies {@code --location}, {@code --endpoint} and the credentials to {@code builder}. */
-    static <T> S3SourceBuilder<T> connection(S3SourceBuilder<T> builder, ParameterTool p) {
+    static <T> S3SourceBuilder<T> connection(S3SourceBuilder<T> builder, JobArgs p) {
         builder.setLocation(p.getRequired("location"));
         if (p.has("endpoint")) {
             builder.setEndpoint(URI.create(p.get("endpoint"))).setPathStyleAccess(true);

@@ -3,7 +3,6 @@ package io.github.s3mergetree.examples.jobs;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
-import org.apache.flink.util.ParameterTool;
 
 /**
  * Writes a MergeTree table from Flink SQL: {@code INSERT INTO} a {@code 'connector' = 'mergetree'}
@@ -38,7 +37,7 @@ public final class SqlMergeTreeJob {
     private SqlMergeTreeJob() {}
 
     public static void main(String[] args) throws Exception {
-        ParameterTool params = ParameterTool.fromArgs(args);
+        JobArgs params = JobArgs.fromArgs(args);
         boolean streaming = params.get("mode", "batch").equals("streaming");
         TableEnvironment tEnv =
                 TableEnvironment.create(
@@ -49,7 +48,7 @@ public final class SqlMergeTreeJob {
     }
 
     /** Declares the tables and submits the {@code INSERT}; {@code await()} the result to wait. */
-    public static TableResult run(TableEnvironment tEnv, ParameterTool params) {
+    public static TableResult run(TableEnvironment tEnv, JobArgs params) {
         if (params.has("parallelism")) {
             tEnv.getConfig().set("parallelism.default", params.get("parallelism"));
         }

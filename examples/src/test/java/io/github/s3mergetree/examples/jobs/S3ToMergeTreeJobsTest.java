@@ -14,7 +14,6 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.util.ParameterTool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -164,7 +163,7 @@ class S3ToMergeTreeJobsTest {
     }
 
     /** The jobs' parameters: CSV objects under s3://data/events/ into {@code table}. */
-    private static ParameterTool params(LocalS3Server s3, Path table, String... more) {
+    private static JobArgs params(LocalS3Server s3, Path table, String... more) {
         List<String> args =
                 new ArrayList<>(
                         List.of(
@@ -183,7 +182,7 @@ class S3ToMergeTreeJobsTest {
                                 "--ddl",
                                 JobsTesting.DDL));
         args.addAll(List.of(more));
-        return ParameterTool.fromArgs(args.toArray(new String[0]));
+        return JobArgs.fromArgs(args.toArray(new String[0]));
     }
 
     /** Waits until the job has ended, so that it never outlives its S3 server. */

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.util.ParameterTool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +26,7 @@ class SqlMergeTreeJobTest {
         Path table = tmp.resolve("orders");
         SqlMergeTreeJob.run(
                         TableEnvironment.create(EnvironmentSettings.inBatchMode()),
-                        ParameterTool.fromArgs(
+                        JobArgs.fromArgs(
                                 new String[] {
                                     "--table-path", table.toString(),
                                     "--rows", "5000",

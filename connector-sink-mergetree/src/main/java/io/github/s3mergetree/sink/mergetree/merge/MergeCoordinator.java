@@ -1,5 +1,6 @@
 package io.github.s3mergetree.sink.mergetree.merge;
 
+import io.github.s3mergetree.connector.compat.CompatSink;
 import io.github.s3mergetree.engine.merge.MergeScheduler;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.table.ActivePart;
@@ -19,7 +20,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * publishes a merge only if its sources are still exactly the active parts of its range.
  */
 @Internal
-public final class MergeCoordinator implements Sink<CommittableMessage<MergeTreeCommittable>> {
+public final class MergeCoordinator
+        implements CompatSink<CommittableMessage<MergeTreeCommittable>> {
     private static final long serialVersionUID = 1L;
 
     private final String ddl;

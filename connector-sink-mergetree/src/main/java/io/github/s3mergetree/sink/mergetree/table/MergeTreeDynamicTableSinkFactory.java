@@ -1,5 +1,6 @@
 package io.github.s3mergetree.sink.mergetree.table;
 
+import io.github.s3mergetree.connector.table.ClickHouseTypes;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import java.io.IOException;
@@ -207,7 +208,7 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
             s.append("    ")
                     .append(ClickHouseTypes.quote(column))
                     .append(' ')
-                    .append(ClickHouseTypes.of(type))
+                    .append(ClickHouseTypes.fromFlink(type))
                     .append(i + 1 < rowType.getFieldCount() ? ",\n" : "\n");
         }
         s.append(")\nENGINE = ")

@@ -276,7 +276,8 @@ public final class MergeTreeSinkWriter<IN>
             if (!minBytesExplicit) {
                 long fits = InsertBlockMemory.largestFittingBlock(heap, writers, threads);
                 if (minBytes > fits) {
-                    LOG.warn(
+                    // expected on small heaps, not a mistake: said once per writer at INFO
+                    LOG.info(
                             "Writer {} of sink {}: the default min_insert_block_size_bytes ({}"
                                     + " bytes) does not fit {} writers with {} insert threads in"
                                     + " a {} byte heap; using {} bytes",

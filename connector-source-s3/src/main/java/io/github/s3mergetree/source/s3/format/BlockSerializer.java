@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
@@ -31,7 +32,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * Serializes {@link Block}s column by column: per column its flat vectors as little-endian bulk
  * arrays (numbers, null maps, string offsets + bytes, array offsets + elements), never value by
  * value. A block whose names and types equal the declared {@link TargetSchema} is written without a
- * header; any other block carries its names and type names inline.
+ * header; any other block (and every block of a serializer without a declared schema, {@link
+ * BlockTypeInfo#anySchema()}) carries its names and type names inline.
  *
  * <p>Layout: {@code int rows}, {@code byte 0|1} (declared / inline schema), [inline: {@code int n},
  * n × (UTF name, UTF type)], then each column.
@@ -42,7 +44,10 @@ public final class BlockSerializer extends TypeSerializer<Block> {
 
     private final TargetSchema schema;
 
-    public BlockSerializer(TargetSchema schema) {
+    /**
+     * @param schema the declared schema; null: none, every block carries its own
+     */
+    public BlockSerializer(@Nullable TargetSchema schema) {
         this.schema = schema;
     }
 
@@ -58,7 +63,9 @@ public final class BlockSerializer extends TypeSerializer<Block> {
 
     @Override
     public Block createInstance() {
-        return Block.empty(schema.names(), schema.types(), 0);
+        return schema == null
+                ? new Block(List.of(), List.of(), List.of())
+                : Block.empty(schema.names(), schema.types(), 0);
     }
 
     @Override
@@ -83,7 +90,9 @@ public final class BlockSerializer extends TypeSerializer<Block> {
         int rows = block.rows();
         out.writeInt(rows);
         boolean declared =
-                block.names().equals(schema.names()) && block.types().equals(schema.types());
+                schema != null
+                        && block.names().equals(schema.names())
+                        && block.types().equals(schema.types());
         out.writeByte(declared ? 0 : 1);
         if (!declared) {
             out.writeInt(block.columnCount());
@@ -103,6 +112,9 @@ public final class BlockSerializer extends TypeSerializer<Block> {
         List<String> names;
         List<DataType> types;
         if (in.readByte() == 0) {
+            if (schema == null) {
+                throw new IOException("a block without its schema, but none is declared");
+            }
             names = schema.names();
             types = schema.types();
         } else {
@@ -259,12 +271,12 @@ public final class BlockSerializer extends TypeSerializer<Block> {
 
     @Override
     public boolean equals(Object obj) {
-        return obj instanceof BlockSerializer s && s.schema.equals(schema);
+        return obj instanceof BlockSerializer s && java.util.Objects.equals(s.schema, schema);
     }
 
     @Override
     public int hashCode() {
-        return schema.hashCode();
+        return java.util.Objects.hashCode(schema);
     }
 
     @Override
@@ -272,24 +284,43 @@ public final class BlockSerializer extends TypeSerializer<Block> {
         return new BlockSerializerSnapshot(schema);
     }
 
-    /** Snapshot of a {@link BlockSerializer}: its declared schema. */
+    /**
+     * Snapshot of a {@link BlockSerializer}: its declared schema. Versions (each stays readable):
+     *
+     * <ul>
+     *   <li>1: {@code int n}, n × (UTF name, UTF type name);
+     *   <li>2: {@code byte 0|1} (no declared schema / declared), then version 1's layout when
+     *       declared.
+     * </ul>
+     */
     public static final class BlockSerializerSnapshot implements TypeSerializerSnapshot<Block> {
-        private TargetSchema schema;
+        /** The version written. */
+        public static final int VERSION = 2;
+
+        @Nullable private TargetSchema schema;
 
         /** For reflective instantiation when restoring. */
         public BlockSerializerSnapshot() {}
 
-        BlockSerializerSnapshot(TargetSchema schema) {
+        BlockSerializerSnapshot(@Nullable TargetSchema schema) {
             this.schema = schema;
         }
 
         @Override
         public int getCurrentVersion() {
-            return 1;
+            return VERSION;
         }
 
         @Override
         public void writeSnapshot(DataOutputView out) throws IOException {
+            out.writeByte(schema == null ? 0 : 1);
+            if (schema != null) {
+                writeSchema(schema, out);
+            }
+        }
+
+        private static void writeSchema(TargetSchema schema, DataOutputView out)
+                throws IOException {
             out.writeInt(schema.size());
             for (int i = 0; i < schema.size(); i++) {
                 out.writeUTF(schema.names().get(i));
@@ -300,9 +331,24 @@ public final class BlockSerializer extends TypeSerializer<Block> {
         @Override
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader cl)
                 throws IOException {
-            if (readVersion != 1) {
-                throw new IOException("unknown BlockSerializer snapshot version " + readVersion);
+            switch (readVersion) {
+                case 1:
+                    schema = readSchema(in);
+                    break;
+                case 2:
+                    schema = in.readByte() == 0 ? null : readSchema(in);
+                    break;
+                default:
+                    throw new IOException(
+                            "unknown BlockSerializer snapshot version "
+                                    + readVersion
+                                    + " (this build reads 1 to "
+                                    + VERSION
+                                    + ")");
             }
+        }
+
+        private static TargetSchema readSchema(DataInputView in) throws IOException {
             int n = in.readInt();
             List<String> names = new ArrayList<>(n);
             List<DataType> types = new ArrayList<>(n);
@@ -310,7 +356,13 @@ public final class BlockSerializer extends TypeSerializer<Block> {
                 names.add(in.readUTF());
                 types.add(DataTypeParser.parse(in.readUTF()));
             }
-            schema = TargetSchema.of(names, types);
+            return TargetSchema.of(names, types);
+        }
+
+        /** The declared schema (null: none). */
+        @Nullable
+        public TargetSchema schema() {
+            return schema;
         }
 
         @Override
@@ -321,10 +373,15 @@ public final class BlockSerializer extends TypeSerializer<Block> {
         @Override
         public TypeSerializerSchemaCompatibility<Block> resolveSchemaCompatibility(
                 TypeSerializerSnapshot<Block> oldSnapshot) {
-            if (oldSnapshot instanceof BlockSerializerSnapshot old && old.schema.equals(schema)) {
+            if (!(oldSnapshot instanceof BlockSerializerSnapshot old)) {
+                return TypeSerializerSchemaCompatibility.incompatible();
+            }
+            if (java.util.Objects.equals(old.schema, schema)) {
                 return TypeSerializerSchemaCompatibility.compatibleAsIs();
             }
-            return TypeSerializerSchemaCompatibility.incompatible();
+            // every block the old serializer wrote is readable by it, and this one writes any
+            // block (inline schema): Flink reads with the old one and rewrites with this one
+            return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
         }
     }
 }

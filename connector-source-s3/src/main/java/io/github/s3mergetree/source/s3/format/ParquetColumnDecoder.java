@@ -326,7 +326,7 @@ final class ParquetColumnDecoder {
                         flat = newFlatReader();
                     }
                     try {
-                        flat.start(store.getPageReader(descriptor));
+                        flat.start(NonEmptyPageReader.of(store.getPageReader(descriptor)));
                     } catch (IOException | RuntimeException e) {
                         throw new ObjectFormatException(
                                 objectName
@@ -350,7 +350,8 @@ final class ParquetColumnDecoder {
             this.reader =
                     new ColumnReaderImpl(
                             descriptor,
-                            store.getPageReader(descriptor),
+                            // parquet-mr's reader fails on a page without values
+                            NonEmptyPageReader.of(store.getPageReader(descriptor)),
                             new PrimitiveConverter() {},
                             writerVersion);
         } catch (RuntimeException e) {

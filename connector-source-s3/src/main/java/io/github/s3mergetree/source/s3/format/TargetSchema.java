@@ -1,5 +1,8 @@
 package io.github.s3mergetree.source.s3.format;
 
+import io.github.s3mergetree.engine.ddl.ColumnDefinition;
+import io.github.s3mergetree.engine.ddl.DefaultKind;
+import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import java.io.Serializable;
@@ -98,6 +101,49 @@ public final class TargetSchema implements Serializable {
             names.add(name);
         }
         return new TargetSchema(names, types);
+    }
+
+    /**
+     * The columns an {@code INSERT} into the table of {@code CREATE TABLE} statement {@code ddl}
+     * may write: every column but {@code MATERIALIZED} and {@code ALIAS} ones, in table order.
+     *
+     * @throws IllegalArgumentException when the DDL does not parse
+     */
+    public static TargetSchema forTable(String ddl) {
+        TableSchema table;
+        try {
+            table = TableSchema.parse(ddl);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("invalid table DDL: " + e.getMessage(), e);
+        }
+        return insertableColumns(table);
+    }
+
+    /** The columns an {@code INSERT} into {@code table} may write (see {@link #forTable}). */
+    public static TargetSchema insertableColumns(TableSchema table) {
+        List<String> names = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        for (ColumnDefinition c : table.columns()) {
+            if (c.defaultKind() != DefaultKind.MATERIALIZED
+                    && c.defaultKind() != DefaultKind.ALIAS) {
+                names.add(c.name());
+                types.add(c.type());
+            }
+        }
+        return new TargetSchema(names, types);
+    }
+
+    /** The columns named {@code keep}, in that order. */
+    public TargetSchema project(List<String> keep) {
+        List<DataType> t = new ArrayList<>(keep.size());
+        for (String n : keep) {
+            int i = indexOf(n);
+            if (i < 0) {
+                throw new IllegalArgumentException("no column '" + n + "' in " + this);
+            }
+            t.add(types().get(i));
+        }
+        return new TargetSchema(keep, t);
     }
 
     private static List<String> splitTopLevel(String s) {

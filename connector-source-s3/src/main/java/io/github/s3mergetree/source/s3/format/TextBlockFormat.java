@@ -1,5 +1,8 @@
 package io.github.s3mergetree.source.s3.format;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Columns;
 import io.github.s3mergetree.engine.convert.ValueConverter;
@@ -22,9 +25,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.DeserializationFeature;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Line-based text formats into columnar {@link Block}s of a {@link TargetSchema}, with ClickHouse's

@@ -209,6 +209,22 @@ public final class S3SourceOptions {
                     .withDescription(
                             "Start downloading the next split while the current one is parsed.");
 
+    /** Every option of this class (the SQL source accepts them all as table options). */
+    public static java.util.List<ConfigOption<?>> all() {
+        java.util.List<ConfigOption<?>> out = new java.util.ArrayList<>();
+        for (java.lang.reflect.Field f : S3SourceOptions.class.getFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers())
+                    && ConfigOption.class.isAssignableFrom(f.getType())) {
+                try {
+                    out.add((ConfigOption<?>) f.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return out;
+    }
+
     /** How discovered keys are remembered in continuous mode. */
     @PublicEvolving
     public enum DiscoveryMode {

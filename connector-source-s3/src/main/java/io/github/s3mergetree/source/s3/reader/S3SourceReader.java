@@ -7,6 +7,8 @@ import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitState;
 import java.util.Map;
 import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
@@ -17,24 +19,30 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
  * Pull-based: it asks the enumerator for splits at start (twice when prefetching, so the next split
  * downloads while the current one is parsed) and again whenever at most one unfinished split is
  * left.
+ *
+ * @param <B> what the format decodes
+ * @param <T> what the source emits
  */
-public final class S3SourceReader<T>
+@Internal
+public final class S3SourceReader<B, T>
         extends SingleThreadMultiplexSourceReaderBase<
-                PositionedRecord<T>, T, S3ObjectSplit, S3ObjectSplitState> {
+                PositionedRecord<B>, T, S3ObjectSplit, S3ObjectSplitState> {
 
     private final Map<String, String> failures;
     private final int prefetchDepth;
 
     /**
+     * @param expander how a decoded record becomes output records; null: as it is
      * @param failures split id → reason of splits whose read failed (continuous mode), filled by
      *     the split reader; null in bounded mode
      */
     public S3SourceReader(
-            Supplier<SplitReader<PositionedRecord<T>, S3ObjectSplit>> splitReaderSupplier,
+            Supplier<SplitReader<PositionedRecord<B>, S3ObjectSplit>> splitReaderSupplier,
+            @Nullable RecordExpander<B, T> expander,
             Configuration config,
             SourceReaderContext context,
             Map<String, String> failures) {
-        super(splitReaderSupplier, new S3RecordEmitter<>(), config, context);
+        super(splitReaderSupplier, new S3RecordEmitter<>(expander), config, context);
         this.failures = failures;
         this.prefetchDepth =
                 config.get(S3SourceOptions.PREFETCH)

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * position of its last emitted record) for a retry or parking; in bounded mode the failure fails
  * the job so that Flink restarts from the last checkpoint.
  */
+@org.apache.flink.annotation.Internal
 public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, S3ObjectSplit> {
     private static final Logger LOG = LoggerFactory.getLogger(S3SplitReader.class);
 

@@ -50,11 +50,6 @@ class RealWorldFilesITCase {
                 "pandas-bom.csv",
                 "the CSV reader keeps a UTF-8 BOM in the first header name (issue 16 item 7, the"
                         + " text formats' part)");
-        KNOWN_DIFFERENCES.put(
-                "pyarrow-small-pages.parquet",
-                "v1 data pages that split a list's rows (pyarrow write_batch_size 5): parquet-mr's"
-                        + " value-by-value reader fails with 'Reading past RLE/BitPacking stream';"
-                        + " ClickHouse reads them");
     }
 
     /** What the errors of refused files must say (besides naming the object), by file. */
@@ -93,6 +88,14 @@ class RealWorldFilesITCase {
 
     /** Runs the generator into {@code out}; fails loudly when it cannot run. */
     static List<Case> generate(Path out) throws Exception {
+        return generate("generate.py", out);
+    }
+
+    /**
+     * Runs the generator {@code tools/realworld/<script>} into {@code out} and returns its
+     * manifest; fails loudly when it cannot run.
+     */
+    static List<Case> generate(String script, Path out) throws Exception {
         Path root = repositoryRoot();
         Path python =
                 Path.of(
@@ -104,11 +107,11 @@ class RealWorldFilesITCase {
                         "the real-world file suite needs the venv tools/pyenv with pyarrow, pandas"
                                 + " and duckdb: run tools/install-test-engines.sh")
                 .isExecutable();
-        Path log = out.resolveSibling("generate.log");
+        Path log = out.resolveSibling(script + ".log");
         Process p =
                 new ProcessBuilder(
                                 python.toString(),
-                                root.resolve("tools/realworld/generate.py").toString(),
+                                root.resolve("tools/realworld").resolve(script).toString(),
                                 out.toString())
                         .redirectErrorStream(true)
                         .redirectOutput(log.toFile())
@@ -118,7 +121,7 @@ class RealWorldFilesITCase {
             p.destroyForcibly();
         }
         assertThat(done && p.exitValue() == 0)
-                .as("tools/realworld/generate.py failed:\n%s", Files.readString(log))
+                .as("tools/realworld/%s failed:\n%s", script, Files.readString(log))
                 .isTrue();
         return manifest(out);
     }
@@ -202,7 +205,11 @@ class RealWorldFilesITCase {
         assertThat(failures).as("files read differently from ClickHouse:\n%s", report).isEmpty();
     }
 
-    private static Result run(Case c, ChDb ch, FormatTesting t, Path files, Path expectedDir)
+    /**
+     * Reads one file with our reader and with chDB (into {@code expectedDir}) and compares: the
+     * outcome, and what differs.
+     */
+    static Result run(Case c, ChDb ch, FormatTesting t, Path files, Path expectedDir)
             throws IOException {
         Path out = expectedDir.resolve(c.file() + ".rowbinary");
         String chError = null;
