@@ -987,34 +987,49 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
      * @return the parts detached
      */
     public List<PartName> detachBrokenParts() throws IOException {
+        List<TableState.PartState> active = refreshed().active();
+        // a committed part whose publication another writer is doing right now (or a crash
+        // interrupted) has no checksums.txt yet: it is completed here, not taken for broken
+        Map<PartName, String> problems = new java.util.LinkedHashMap<>();
+        for (TableState.PartState p : active) {
+            try {
+                ensurePublished(p.part());
+            } catch (IOException | RuntimeException e) {
+                problems.put(p.part().name(), e.toString());
+            }
+        }
+        // listed after the state was read and its parts published: every file of a part active
+        // in that state is in the listing unless the part is damaged
         Map<String, Long> sizes = new java.util.HashMap<>();
         for (ObjectSummary o : store.list("")) {
             sizes.put(o.key(), o.size());
         }
-        List<PartName> detached = new ArrayList<>();
-        for (TableState.PartState p : refreshed().active()) {
-            String dir = p.part().name().toString();
-            String problem = null;
-            try {
-                Checksums c = PartReader.readChecksums(store, dir);
-                for (var e : c.entries().entrySet()) {
-                    Long size = sizes.get(TableKeys.partFile(dir, e.getKey()));
-                    if (size == null) {
-                        problem = e.getKey() + " is missing";
-                    } else if (size != e.getValue().fileSize()) {
-                        problem =
-                                e.getKey()
-                                        + " has "
-                                        + size
-                                        + " bytes, checksums.txt says "
-                                        + e.getValue().fileSize();
-                    }
-                    if (problem != null) {
-                        break;
-                    }
+        for (TableState.PartState p : active) {
+            PartName name = p.part().name();
+            if (!problems.containsKey(name)) {
+                String problem = loadProblem(name.toString(), sizes);
+                if (problem != null) {
+                    problems.put(name, problem);
                 }
-            } catch (IOException | RuntimeException e) {
-                problem = e.toString();
+            }
+        }
+        List<PartName> detached = new ArrayList<>();
+        for (Map.Entry<PartName, String> e : problems.entrySet()) {
+            TableState.PartState p = refreshed().parts().get(e.getKey());
+            if (p == null || !p.active()) {
+                continue; // merged away or detached meanwhile
+            }
+            // looked at once more on its own: a problem seen once may have been a moment's
+            String problem;
+            try {
+                ensurePublished(p.part());
+                Map<String, Long> own = new java.util.HashMap<>();
+                for (ObjectSummary o : store.list(TableKeys.partPrefix(e.getKey().toString()))) {
+                    own.put(o.key(), o.size());
+                }
+                problem = loadProblem(e.getKey().toString(), own);
+            } catch (IOException | RuntimeException x) {
+                problem = x.toString();
             }
             if (problem != null
                     && brokenParts
@@ -1028,6 +1043,33 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             }
         }
         return detached;
+    }
+
+    /**
+     * Why ClickHouse would refuse to load part {@code dir} whose files have the {@code sizes} (by
+     * key), or null: its {@code checksums.txt} does not parse, or a file it lists is missing or has
+     * another size.
+     */
+    private String loadProblem(String dir, Map<String, Long> sizes) {
+        try {
+            Checksums c = PartReader.readChecksums(store, dir);
+            for (var e : c.entries().entrySet()) {
+                Long size = sizes.get(TableKeys.partFile(dir, e.getKey()));
+                if (size == null) {
+                    return e.getKey() + " is missing";
+                }
+                if (size != e.getValue().fileSize()) {
+                    return e.getKey()
+                            + " has "
+                            + size
+                            + " bytes, checksums.txt says "
+                            + e.getValue().fileSize();
+                }
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return e.toString();
+        }
     }
 
     /**

@@ -186,4 +186,39 @@ class BrokenPartsTest {
         assertThat(t.activeParts()).hasSize(1);
         assertThat(ids(t)).hasSize(1500).doesNotContain(0L, 499L).contains(500L, 1999L);
     }
+
+    /**
+     * A part whose commit entry is in the log while its publication is not done (another writer is
+     * copying it, or crashed in between) has no {@code checksums.txt} yet: the check completes the
+     * publication instead of detaching it as broken (which lost the rows of such commits when a
+     * restarted job's merge coordinator ran the check while a committer published).
+     */
+    @org.junit.jupiter.api.Test
+    void aCommittedPartWhosePublicationIsNotDoneIsCompletedNotDetached() throws Exception {
+        TableLayout l = layout();
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        t.insert(rows(l, 0, 500));
+        MergeTreeTable other = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        FaultPoints.install(
+                point -> {
+                    if (point.equals("commit.after-record")) {
+                        throw new IllegalStateException("crash after the commit entry");
+                    }
+                });
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> other.insert(rows(l, 500, 500)))
+                    .hasMessageContaining("crash after the commit entry");
+        } finally {
+            FaultPoints.install(null);
+        }
+        assertThat(t.activeParts()).hasSize(2);
+        PartName unpublished = t.activeParts().get(1).name();
+        assertThat(tmp.resolve(unpublished.toString()).resolve("checksums.txt")).doesNotExist();
+
+        assertThat(t.detachBrokenParts()).isEmpty();
+        assertThat(tmp.resolve(unpublished.toString()).resolve("checksums.txt")).exists();
+        assertThat(tmp.resolve("detached")).doesNotExist();
+        assertThat(ids(t)).hasSize(1000).contains(0L, 999L);
+    }
 }
