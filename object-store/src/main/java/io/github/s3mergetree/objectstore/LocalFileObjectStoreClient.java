@@ -477,7 +477,8 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
 
     @Override
     public String describe(String key) {
-        return "file://" + root + "/" + key;
+        // root.resolve: "file:///data/x.csv" also when the root is "/" (never "file:////...")
+        return "file://" + root.resolve(key);
     }
 
     @Override

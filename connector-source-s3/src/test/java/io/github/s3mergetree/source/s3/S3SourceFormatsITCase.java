@@ -3,7 +3,6 @@ package io.github.s3mergetree.source.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.source.s3.format.ArrowBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
@@ -71,6 +70,16 @@ class S3SourceFormatsITCase {
             csv.append("\"row, ").append(i).append("\",").append(i).append('\n');
         }
         s3.put(BUCKET, "csv/big.csv", csv.toString().getBytes(StandardCharsets.UTF_8));
+        StringBuilder tsv = new StringBuilder("name\tid\n");
+        for (int i = 0; i < csvRows; i++) {
+            tsv.append("row\\t")
+                    .append(i)
+                    .append(i % 7 == 0 ? "\\\\" : "")
+                    .append('\t')
+                    .append(i)
+                    .append('\n');
+        }
+        s3.put(BUCKET, "tsv/big.tsv", tsv.toString().getBytes(StandardCharsets.UTF_8));
         // Arrow objects written by ClickHouse (chDB): ids [i * ARROW_ROWS, (i + 1) * ARROW_ROWS)
         try (ChDb chdb = ChDb.start(tmp.resolve("chdb"))) {
             for (int i = 0; i < 6; i++) {
@@ -162,17 +171,28 @@ class S3SourceFormatsITCase {
     }
 
     @Test
-    void largeCsvSplitIntoLineAlignedRanges() throws Exception {
+    void largeCsvIsReadWholeAndLargeTsvInRowAlignedRanges() throws Exception {
         TargetSchema schema = TargetSchema.parse("id Int64, name String");
+        TextBlockFormat csv = new TextBlockFormat(TextBlockFormat.Kind.CSV_WITH_NAMES, schema);
+        assertThat(csv.isSplittable("csv/big.csv"))
+                .as("a range of a CSV object could start inside a quoted field")
+                .isFalse();
         S3Source<Block> source =
-                builder(
-                                new TextBlockFormat(TextBlockFormat.Kind.CSV_WITH_NAMES, schema),
-                                "s3://" + BUCKET + "/csv/big.csv")
+                builder(csv, "s3://" + BUCKET + "/csv/big.csv")
                         .setOption(S3SourceOptions.SPLIT_SIZE, 300_000L)
                         .setOption(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE, 64L * 1024)
                         .setOption(S3SourceOptions.MAX_BLOCK_SIZE, 10_000)
                         .build();
         assertThat(run(source)).isEqualTo(S3SourceITCase.expected(0, csvRows));
-        assertThat(LongColumn.class).isNotNull();
+        TextBlockFormat tsv =
+                new TextBlockFormat(TextBlockFormat.Kind.TAB_SEPARATED_WITH_NAMES, schema);
+        assertThat(tsv.isSplittable("tsv/big.tsv")).isTrue();
+        S3Source<Block> ranges =
+                builder(tsv, "s3://" + BUCKET + "/tsv/big.tsv")
+                        .setOption(S3SourceOptions.SPLIT_SIZE, 300_000L)
+                        .setOption(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE, 64L * 1024)
+                        .setOption(S3SourceOptions.MAX_BLOCK_SIZE, 10_000)
+                        .build();
+        assertThat(run(ranges)).isEqualTo(S3SourceITCase.expected(0, csvRows));
     }
 }

@@ -110,4 +110,13 @@ public final class ArrayColumn implements Column {
         size = 0;
         elements.clear();
     }
+
+    @Override
+    public void truncate(int rows) {
+        if (rows < 0 || rows > size) {
+            throw new IllegalArgumentException("cannot truncate " + size + " rows to " + rows);
+        }
+        elements.truncate(rows == 0 ? 0 : offsets[rows - 1]);
+        size = rows;
+    }
 }

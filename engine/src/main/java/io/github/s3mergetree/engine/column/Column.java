@@ -58,4 +58,15 @@ public interface Column {
 
     /** Drops all rows, keeping the allocated capacity. */
     void clear();
+
+    /**
+     * Keeps the first {@code rows} rows and drops the rest (ClickHouse's {@code popBack}): a reader
+     * that fails in the middle of a row takes back the values it already appended to some columns.
+     * Read-only columns refuse.
+     *
+     * @throws IllegalArgumentException if {@code rows} is negative or more than {@link #size()}
+     */
+    default void truncate(int rows) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " is read-only");
+    }
 }

@@ -104,4 +104,13 @@ public final class NullableColumn implements Column {
         nullMap.clear();
         nested.clear();
     }
+
+    @Override
+    public void truncate(int rows) {
+        if (rows < 0 || rows > size()) {
+            throw new IllegalArgumentException("cannot truncate " + size() + " rows to " + rows);
+        }
+        nullMap.truncate(rows);
+        nested.truncate(rows);
+    }
 }

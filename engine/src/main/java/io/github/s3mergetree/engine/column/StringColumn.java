@@ -262,4 +262,12 @@ public final class StringColumn implements Column {
     public void clear() {
         size = 0;
     }
+
+    @Override
+    public void truncate(int rows) {
+        if (rows < 0 || rows > size) {
+            throw new IllegalArgumentException("cannot truncate " + size + " rows to " + rows);
+        }
+        size = rows;
+    }
 }

@@ -95,4 +95,14 @@ public final class TupleColumn implements Column {
             e.clear();
         }
     }
+
+    @Override
+    public void truncate(int rows) {
+        if (rows < 0 || rows > size()) {
+            throw new IllegalArgumentException("cannot truncate " + size() + " rows to " + rows);
+        }
+        for (Column e : elements) {
+            e.truncate(rows);
+        }
+    }
 }

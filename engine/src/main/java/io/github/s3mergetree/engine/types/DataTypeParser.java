@@ -572,8 +572,20 @@ public final class DataTypeParser {
             if (family == null) {
                 if (UNSUPPORTED.contains(fullName)
                         || UNSUPPORTED.contains(fullName.toUpperCase(Locale.ROOT))) {
+                    boolean json =
+                            fullName.equalsIgnoreCase("JSON")
+                                    || fullName.equalsIgnoreCase("Object");
                     throw error(
-                            "Data type " + fullName + " is not supported by this engine", start);
+                            "Data type "
+                                    + fullName
+                                    + " is not supported by this engine"
+                                    + (json
+                                            ? " (store JSON documents in a String column: the"
+                                                    + " text formats read an object or array"
+                                                    + " into String as its JSON text, and"
+                                                    + " ClickHouse's JSON functions query it)"
+                                            : ""),
+                            start);
                 }
                 throw error("Unknown data type family: " + fullName, start);
             }

@@ -340,8 +340,13 @@ class DataTypeParserTest {
                                         .isEqualTo(11));
         assertThatThrownBy(() -> DataTypeParser.parse("Enum8('a' = 300)"))
                 .hasMessageContaining("exceeds range of Enum8");
-        assertThatThrownBy(() -> DataTypeParser.parse("JSON"))
-                .hasMessageContaining("JSON is not supported");
+        for (String json :
+                List.of("JSON", "json", "JSON(max_dynamic_paths = 8)", "Object('json')")) {
+            assertThatThrownBy(() -> DataTypeParser.parse(json))
+                    .as(json)
+                    .hasMessageContaining("is not supported by this engine")
+                    .hasMessageContaining("store JSON documents in a String column");
+        }
         assertThatThrownBy(() -> DataTypeParser.parse("Tuple(`a b` String)"))
                 .hasMessageContaining("'a b'");
     }

@@ -323,6 +323,12 @@ public final class IngestCommand implements Subcommand {
 
         private Configuration flinkConfiguration(IngestState state) throws IOException {
             Configuration conf = new Configuration();
+            if (o.jobmanager() == null) {
+                // the embedded MiniCluster reports the skipped malformed rows to the summary
+                conf.setString(
+                        "metrics.reporter." + SkippedRowsReporter.NAME + ".factory.class",
+                        SkippedRowsReporter.Factory.class.getName());
+            }
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, o.checkpointInterval());
             conf.set(
                     CheckpointingOptions.CHECKPOINTS_DIRECTORY,
@@ -509,7 +515,8 @@ public final class IngestCommand implements Subcommand {
                     Locale.ROOT,
                     "{\"rows\":%d,\"bytes_uncompressed\":%d,\"seconds\":%.3f,\"rows_per_s\":%.0f,"
                             + "\"insert_seconds\":%.3f,"
-                            + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d}%n",
+                            + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d,"
+                            + "\"rows_skipped\":%s}%n",
                     s.rows(),
                     s.bytesUncompressed(),
                     seconds,
@@ -517,8 +524,22 @@ public final class IngestCommand implements Subcommand {
                     insertSeconds,
                     s.partsWritten(),
                     s.activeParts(),
-                    s.merges());
+                    s.merges(),
+                    rowsSkipped());
             out.flush();
+        }
+
+        /**
+         * Malformed text rows this run's job skipped ({@code input_format_allow_errors_*}); 0 if no
+         * job ran, {@code null} on a remote cluster (its metrics are in Flink's web UI).
+         */
+        private String rowsSkipped() {
+            if (client == null) {
+                return "0";
+            }
+            return o.jobmanager() == null
+                    ? String.valueOf(SkippedRowsReporter.total(client.getJobID().toString()))
+                    : "null";
         }
 
         /** Seconds from the job's reading start to {@code end} (now when there is none yet). */

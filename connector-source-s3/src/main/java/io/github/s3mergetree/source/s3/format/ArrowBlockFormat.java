@@ -3,6 +3,7 @@ package io.github.s3mergetree.source.s3.format;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.Columns;
+import io.github.s3mergetree.engine.convert.ConversionException;
 import io.github.s3mergetree.engine.convert.ValueConverter;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
@@ -407,7 +408,9 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
                                     + " → "
                                     + schema.types().get(c).name()
                                     + "): "
-                                    + e.getMessage(),
+                                    + (e instanceof ConversionException ce
+                                            ? ce.problem()
+                                            : e.getMessage()),
                             e);
                 }
             }

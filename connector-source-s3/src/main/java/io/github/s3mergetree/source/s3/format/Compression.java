@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
-import net.jpountz.lz4.LZ4FrameInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 import org.apache.flink.annotation.PublicEvolving;
@@ -61,13 +60,45 @@ public enum Compression {
         return NONE;
     }
 
+    /** The codec's name in messages. */
+    public String codecName() {
+        return switch (this) {
+            case NONE -> "uncompressed";
+            case GZIP -> "gzip";
+            case ZSTD -> "zstd";
+            case LZ4 -> "lz4";
+            case XZ -> "xz";
+            case BZ2 -> "bz2";
+        };
+    }
+
+    /**
+     * Wraps {@code compressed}, the bytes of {@code object}, with this decompression; a corrupt or
+     * truncated stream fails with an {@link ObjectFormatException} saying "corrupt <codec> data in
+     * object X at compressed offset Y", never as a bad value further on. Errors of {@code
+     * compressed} itself (the download) pass through unchanged.
+     */
+    public InputStream decompress(InputStream compressed, String object) throws IOException {
+        if (this == NONE) {
+            return compressed;
+        }
+        CountingInputStream counted = new CountingInputStream(compressed);
+        InputStream d;
+        try {
+            d = decompress(counted);
+        } catch (IOException | RuntimeException e) {
+            throw DecompressingInputStream.corrupt(this, object, counted, e);
+        }
+        return new DecompressingInputStream(d, this, object, counted);
+    }
+
     /** Wraps {@code in} with this decompression. */
     public InputStream decompress(InputStream in) throws IOException {
         return switch (this) {
             case NONE -> in;
             case GZIP -> new GZIPInputStream(in, 64 * 1024);
             case ZSTD -> new ZstdInputStream(new BufferedInputStream(in, 64 * 1024));
-            case LZ4 -> new LZ4FrameInputStream(new BufferedInputStream(in, 64 * 1024));
+            case LZ4 -> new Lz4FrameInputStream(new BufferedInputStream(in, 64 * 1024));
             case XZ -> new XZCompressorInputStream(new BufferedInputStream(in, 64 * 1024), true);
             case BZ2 ->
                     new BZip2CompressorInputStream(new BufferedInputStream(in, 64 * 1024), true);

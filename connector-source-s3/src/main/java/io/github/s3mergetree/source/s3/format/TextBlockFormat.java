@@ -1,45 +1,35 @@
 package io.github.s3mergetree.source.s3.format;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.column.Columns;
-import io.github.s3mergetree.engine.convert.ValueConverter;
-import io.github.s3mergetree.engine.types.ArrayType;
-import io.github.s3mergetree.engine.types.DataType;
-import io.github.s3mergetree.engine.types.LowCardinalityType;
-import io.github.s3mergetree.engine.types.MapType;
-import io.github.s3mergetree.engine.types.NullableType;
-import io.github.s3mergetree.engine.types.TupleType;
+import io.github.s3mergetree.source.s3.format.text.TextCursor;
+import io.github.s3mergetree.source.s3.format.text.TextParser;
+import io.github.s3mergetree.source.s3.format.text.TextSettings;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * Line-based text formats into columnar {@link Block}s of a {@link TargetSchema}, with ClickHouse's
- * semantics: {@code CSV} / {@code CSVWithNames} (RFC 4180 quoting, {@code \N} = NULL, empty =
- * default, {@code format_csv_delimiter}), {@code TabSeparated} / {@code TabSeparatedWithNames}
- * (backslash escapes, {@code \N} = NULL) and {@code JSONEachRow} (one object per line). Composite
- * values in CSV/TSV use ClickHouse's literal syntax ({@code [1,2]}, {@code ('a',1)}, {@code
- * {'k':1}}).
+ * Text formats into columnar {@link Block}s of a {@link TargetSchema}, parsed byte by byte as
+ * ClickHouse parses them ({@link TextParser}): {@code CSV} / {@code CSVWithNames}, {@code
+ * TabSeparated} / {@code TabSeparatedWithNames} and {@code JSONEachRow}. A row ClickHouse refuses
+ * (too few or too many fields, an unclosed quote, a bad escape, a value of the wrong type) fails
+ * the read with a message naming the object, line, byte offset and column, unless {@code
+ * input_format_allow_errors_num/ratio} allow skipping it; String values are stored as the bytes
+ * they are, never decoded.
  *
- * <p>Uncompressed objects larger than {@code s3.split.size} are read by several readers: a split
- * owns the lines that start inside its byte range (it skips the partial line at its start and
- * finishes the line that crosses its end). The position of such splits is the byte offset of the
- * next line. Compressed objects (by extension or {@code compression_method}) are one split each;
- * their position is the number of rows emitted. Limitation: byte-range splitting assumes no
- * newlines inside quoted CSV fields; set {@code s3.split.size = 0} for such data.
+ * <p>Byte ranges: an uncompressed TabSeparated object without Array/Map/Tuple columns that is
+ * larger than {@code s3.split.size} is read by several readers; a split owns the rows that start at
+ * a safe row boundary inside its range ({@link TextParser#seekSafeBoundary}), so the readers agree
+ * on every boundary. CSV and JSONEachRow objects are never cut: a quoted field or string may hold
+ * line breaks, and a reader starting inside one could not know it (ClickHouse's parallel parsing
+ * reads such formats from the start too); they are still downloaded by parallel ranged GETs. The
+ * position of an uncompressed split is the byte offset of its next row; of a compressed object (by
+ * extension or {@code compression_method}), the number of rows emitted.
  */
 @PublicEvolving
 public final class TextBlockFormat implements S3ObjectFormat<Block> {
@@ -64,6 +54,16 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
 
         public String clickHouseName() {
             return clickHouseName;
+        }
+
+        TextParser.Format parserFormat() {
+            return switch (this) {
+                case CSV -> TextParser.Format.CSV;
+                case CSV_WITH_NAMES -> TextParser.Format.CSV_WITH_NAMES;
+                case TAB_SEPARATED -> TextParser.Format.TAB_SEPARATED;
+                case TAB_SEPARATED_WITH_NAMES -> TextParser.Format.TAB_SEPARATED_WITH_NAMES;
+                case JSON_EACH_ROW -> TextParser.Format.JSON_EACH_ROW;
+            };
         }
 
         /** The kind named {@code name} (ClickHouse spelling, e.g. {@code TSVWithNames}). */
@@ -114,7 +114,8 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
 
     @Override
     public boolean isSplittable(String key) {
-        return Compression.of(compressionMethod, key) == Compression.NONE;
+        return Compression.of(compressionMethod, key) == Compression.NONE
+                && TextParser.splittable(kind.parserFormat(), schema);
     }
 
     @Override
@@ -123,102 +124,159 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
         return new Reader(context, split);
     }
 
+    /** The {@link TextSettings} of the source options. */
+    static TextSettings settings(ReadableConfig o, java.time.ZoneId zone) {
+        String d = o.get(S3SourceOptions.FORMAT_CSV_DELIMITER);
+        if (d.length() != 1) {
+            throw new IllegalArgumentException(
+                    "format_csv_delimiter must be one character, got '" + d + "'");
+        }
+        return new TextSettings(
+                d.charAt(0),
+                o.get(S3SourceOptions.FORMAT_CSV_ALLOW_SINGLE_QUOTES),
+                o.get(S3SourceOptions.FORMAT_CSV_ALLOW_DOUBLE_QUOTES),
+                o.get(S3SourceOptions.INPUT_FORMAT_CSV_EMPTY_AS_DEFAULT),
+                o.get(S3SourceOptions.INPUT_FORMAT_TSV_EMPTY_AS_DEFAULT),
+                o.get(S3SourceOptions.INPUT_FORMAT_NULL_AS_DEFAULT),
+                o.get(S3SourceOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS),
+                o.get(S3SourceOptions.INPUT_FORMAT_CSV_DETECT_HEADER),
+                o.get(S3SourceOptions.INPUT_FORMAT_TSV_DETECT_HEADER),
+                TextSettings.DateTimeInputFormat.of(o.get(S3SourceOptions.DATE_TIME_INPUT_FORMAT)),
+                zone);
+    }
+
     private final class Reader implements FormatReader<Block> {
         private final FormatContext ctx;
         private final S3ObjectSplit split;
         private final String object;
         private final boolean compressed;
-        private final LineReader lines;
+        private final TextParser parser;
         private final InputStream input;
-        private final ValueConverter converter;
-        private final char delimiter;
-        private final boolean skipUnknown;
-        private final ObjectMapper json;
-        private int[] fieldToColumn; // CSV/TSV: field index -> target column (-1: skip)
+        private final DecompressingInputStream decompressed;
         private long rowsEmitted;
+        private long skippedReported;
 
         Reader(FormatContext ctx, S3ObjectSplit split) throws IOException {
             this.ctx = ctx;
             this.split = split;
             this.object = ctx.describe(split.key());
-            this.converter = new ValueConverter(object, ctx.sessionZone());
-            String d = ctx.options().get(S3SourceOptions.FORMAT_CSV_DELIMITER);
-            if (d.length() != 1) {
+            ReadableConfig o = ctx.options();
+            TextSettings settings = settings(o, ctx.sessionZone());
+            long allowNum = o.get(S3SourceOptions.INPUT_FORMAT_ALLOW_ERRORS_NUM);
+            double allowRatio = o.get(S3SourceOptions.INPUT_FORMAT_ALLOW_ERRORS_RATIO);
+            if (allowNum < 0 || allowRatio < 0 || allowRatio > 1) {
                 throw new IllegalArgumentException(
-                        "format_csv_delimiter must be one character, got '" + d + "'");
+                        "input_format_allow_errors_num must be >= 0 and"
+                                + " input_format_allow_errors_ratio in [0, 1], got "
+                                + allowNum
+                                + " and "
+                                + allowRatio);
             }
-            this.delimiter = d.charAt(0);
-            this.skipUnknown = ctx.options().get(S3SourceOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS);
-            this.json =
-                    kind == Kind.JSON_EACH_ROW
-                            ? new ObjectMapper()
-                                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                                    .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-                            : null;
             Compression compression =
                     Compression.of(
-                            ctx.options().get(S3SourceOptions.COMPRESSION).equals("auto")
+                            o.get(S3SourceOptions.COMPRESSION).equals("auto")
                                     ? compressionMethod
-                                    : ctx.options().get(S3SourceOptions.COMPRESSION),
+                                    : o.get(S3SourceOptions.COMPRESSION),
                             split.key());
             this.compressed = compression != Compression.NONE;
-            if (!kind.withNames) {
-                fieldToColumn = identityMapping();
-            }
+            this.parser =
+                    new TextParser(
+                            kind.parserFormat(),
+                            schema,
+                            settings,
+                            allowNum,
+                            allowRatio,
+                            object,
+                            compressed ? " of the decompressed data" : "");
+            boolean started = split.offset() != S3ObjectSplit.NOT_STARTED;
             if (compressed) {
                 if (!split.isWholeObject()) {
                     throw new ObjectFormatException(
                             object + ": a compressed object cannot be read in byte ranges");
                 }
-                input = compression.decompress(ctx.open(split, 0, split.objectSize()));
-                lines = new LineReader(input, 0);
-                if (kind.withNames) {
-                    readHeaderFromStream();
-                }
-                long skip = split.offset() == S3ObjectSplit.NOT_STARTED ? 0 : split.recordsToSkip();
-                for (long i = 0; i < skip; i++) {
-                    if (!nextRecord()) {
+                input = compression.decompress(ctx.open(split, 0, split.objectSize()), object);
+                decompressed = (DecompressingInputStream) input;
+                parser.startAtObjectStart(new TextCursor(input, 0, 1));
+                long skip = started ? split.recordsToSkip() : 0;
+                Block scratch = emptyBlock();
+                long skipped = 0;
+                while (skipped < skip) {
+                    int n = parse(scratch, (int) Math.min(skip - skipped, 65536));
+                    if (n == 0) {
                         throw new ObjectFormatException(
                                 object + ": has fewer than " + skip + " rows; cannot restore");
                     }
+                    skipped += n;
+                    for (int c = 0; c < scratch.columnCount(); c++) {
+                        scratch.column(c).clear();
+                    }
                 }
                 rowsEmitted = skip;
+                return;
+            }
+            decompressed = null;
+            if (!split.isWholeObject() && !isSplittable(split.key())) {
+                throw new ObjectFormatException(
+                        object
+                                + ": a "
+                                + kind.clickHouseName()
+                                + " object cannot be read in byte ranges (a split of an older"
+                                + " version); start the ingest from a fresh state");
+            }
+            long start;
+            boolean seek = false;
+            if (started) {
+                start = split.offset();
+            } else if (split.rangeStart() == 0) {
+                start = 0;
             } else {
-                long start;
-                boolean skipPartial = false;
-                boolean headerInStream = false;
-                if (split.offset() != S3ObjectSplit.NOT_STARTED) {
-                    start = split.offset();
-                } else if (split.rangeStart() == 0) {
-                    start = 0;
-                    headerInStream = kind.withNames;
-                } else {
-                    start = split.rangeStart() - 1;
-                    skipPartial = true;
+                start = split.rangeStart();
+                seek = true;
+            }
+            long streamStart = seek ? Math.max(0, start - 4) : start;
+            input = new ContinuingInputStream(streamStart);
+            TextCursor cursor = new TextCursor(input, streamStart, start == 0 ? 1 : 0);
+            if (streamStart == 0 && !seek) {
+                parser.startAtObjectStart(cursor);
+            } else {
+                try (InputStream head =
+                        ctx.objectReader().open(split.key(), split.etag(), 0, split.objectSize())) {
+                    parser.startInside(
+                            new TextCursor(head, 0, 1), cursor, () -> newlinesBefore(streamStart));
                 }
-                if (kind.withNames && !headerInStream) {
-                    readHeaderSeparately();
-                }
-                input = new ContinuingInputStream(start);
-                lines = new LineReader(input, start);
-                if (headerInStream) {
-                    readHeaderFromStream();
-                }
-                if (skipPartial) {
-                    lines.next();
-                }
+            }
+            if (split.rangeEnd() < split.objectSize()) {
+                parser.stopAt(split.rangeEnd());
+            }
+            if (seek && !parser.seekSafeBoundary(start)) {
+                parser.stopAt(0);
             }
         }
 
-        private int[] identityMapping() {
-            int[] m = new int[schema.size()];
-            for (int i = 0; i < m.length; i++) {
-                m[i] = i;
-            }
-            return m;
+        private Block emptyBlock() {
+            return Block.empty(schema.names(), schema.types(), Math.min(ctx.maxBlockSize(), 1024));
         }
 
-        /** Bytes [start, rangeEnd), then lazily [rangeEnd, size) for the line crossing the end. */
+        /** Counts the newlines of the object before {@code offset} (for a message's line). */
+        private long newlinesBefore(long offset) {
+            long n = 0;
+            byte[] b = new byte[64 * 1024];
+            try (InputStream s = ctx.objectReader().open(split.key(), split.etag(), 0, offset)) {
+                int r;
+                while ((r = s.read(b)) > 0) {
+                    for (int i = 0; i < r; i++) {
+                        if (b[i] == '\n') {
+                            n++;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return n;
+        }
+
+        /** Bytes [start, rangeEnd), then lazily [rangeEnd, size) for the row crossing the end. */
         private final class ContinuingInputStream extends InputStream {
             private InputStream current;
             private boolean continued;
@@ -259,338 +317,47 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
             }
         }
 
-        private void readHeaderFromStream() throws IOException {
-            if (!lines.next()) {
-                fieldToColumn = new int[0];
-                return;
-            }
-            mapHeader(lines.line(), lines.lineLength());
-        }
-
-        private void readHeaderSeparately() throws IOException {
-            long len = Math.min(split.objectSize(), 64 * 1024);
-            while (true) {
-                byte[] head = ctx.objectReader().readFully(split.key(), split.etag(), 0, len);
-                int nl = -1;
-                for (int i = 0; i < head.length; i++) {
-                    if (head[i] == '\n') {
-                        nl = i;
-                        break;
+        /**
+         * Parses up to {@code max} rows; a parse error of a compressed object that turns out to be
+         * corrupt is reported as the corruption.
+         */
+        private int parse(Block block, int max) throws IOException {
+            try {
+                return parser.read(block, max);
+            } catch (ObjectFormatException e) {
+                if (decompressed != null && !e.getMessage().startsWith("corrupt ")) {
+                    IOException corrupt = decompressed.verifyRest();
+                    if (corrupt != null) {
+                        corrupt.addSuppressed(e);
+                        throw corrupt;
                     }
                 }
-                if (nl >= 0 || len == split.objectSize()) {
-                    int end = nl < 0 ? head.length : nl;
-                    if (end > 0 && head[end - 1] == '\r') {
-                        end--;
-                    }
-                    mapHeader(head, end);
-                    return;
-                }
-                len = Math.min(split.objectSize(), len * 4);
+                throw e;
             }
-        }
-
-        private void mapHeader(byte[] line, int len) throws ObjectFormatException {
-            List<Object> names = fields(new String(line, 0, len, StandardCharsets.UTF_8));
-            fieldToColumn = new int[names.size()];
-            for (int i = 0; i < names.size(); i++) {
-                String name = names.get(i) == null ? "" : names.get(i).toString();
-                int c = schema.indexOf(name);
-                if (c < 0 && !skipUnknown) {
-                    throw new ObjectFormatException(
-                            object
-                                    + ": header column '"
-                                    + name
-                                    + "' is not in the target schema (input_format_skip_unknown_fields = 0)");
-                }
-                fieldToColumn[i] = c;
-            }
-        }
-
-        /** Reads the next non-empty record into the line reader; false at the end. */
-        private boolean nextRecord() throws IOException {
-            while (true) {
-                if (!compressed && lines.position() >= split.rangeEnd()) {
-                    return false; // the next line starts in the next split
-                }
-                if (!lines.next()) {
-                    return false;
-                }
-                if (kind == Kind.CSV || kind == Kind.CSV_WITH_NAMES) {
-                    while (unbalancedQuotes() && lines.continueLine()) {
-                        // a quoted field spans lines
-                    }
-                }
-                if (lines.lineLength() > 0) {
-                    return true;
-                }
-            }
-        }
-
-        private boolean unbalancedQuotes() {
-            int q = 0;
-            byte[] l = lines.line();
-            for (int i = 0; i < lines.lineLength(); i++) {
-                if (l[i] == '"') {
-                    q++;
-                }
-            }
-            return (q & 1) == 1;
         }
 
         @Override
         public List<PositionedRecord<Block>> nextBatch() throws IOException {
-            int max = ctx.maxBlockSize();
-            Block block = Block.empty(schema.names(), schema.types(), Math.min(max, 1024));
-            Object[] row = new Object[schema.size()];
-            boolean[] present = new boolean[schema.size()];
-            int rows = 0;
-            while (rows < max && nextRecord()) {
-                Arrays.fill(row, null);
-                Arrays.fill(present, false);
-                String text =
-                        new String(lines.line(), 0, lines.lineLength(), StandardCharsets.UTF_8);
-                try {
-                    parseRow(text, row, present);
-                } catch (RuntimeException e) {
-                    throw new ObjectFormatException(
-                            where()
-                                    + ": cannot parse "
-                                    + kind.clickHouseName
-                                    + " row: "
-                                    + e.getMessage(),
-                            e);
-                }
-                for (int c = 0; c < row.length; c++) {
-                    DataType t = schema.types().get(c);
-                    if (!present[c]) {
-                        Columns.appendDefault(t, block.column(c));
-                        continue;
-                    }
-                    try {
-                        converter.append(
-                                t,
-                                block.column(c),
-                                composite(t, row[c]),
-                                schema.names().get(c),
-                                rowsEmitted);
-                    } catch (RuntimeException e) {
-                        throw new ObjectFormatException(
-                                where()
-                                        + ", column '"
-                                        + schema.names().get(c)
-                                        + "': "
-                                        + e.getMessage(),
-                                e);
-                    }
-                }
-                rows++;
-                rowsEmitted++;
+            Block block = emptyBlock();
+            int rows = parse(block, ctx.maxBlockSize());
+            long skipped = parser.skippedRows();
+            if (skipped > skippedReported) {
+                ctx.metrics().rowsSkipped(skipped - skippedReported);
+                skippedReported = skipped;
             }
             if (rows == 0) {
                 return null;
             }
+            rowsEmitted += rows;
             return List.of(
                     compressed
                             ? new PositionedRecord<>(block, 0, rowsEmitted)
-                            : new PositionedRecord<>(block, lines.position(), 0));
+                            : new PositionedRecord<>(block, parser.position(), 0));
         }
 
         @Override
         public void close() throws IOException {
             input.close();
         }
-
-        private String where() {
-            return compressed
-                    ? object + ": row " + rowsEmitted
-                    : object + ": line at byte offset " + lines.lineStart();
-        }
-
-        private void parseRow(String text, Object[] row, boolean[] present) throws IOException {
-            if (kind == Kind.JSON_EACH_ROW) {
-                JsonNode node = json.readTree(text);
-                if (!node.isObject()) {
-                    throw new IllegalArgumentException("not a JSON object");
-                }
-                Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
-                while (it.hasNext()) {
-                    Map.Entry<String, JsonNode> e = it.next();
-                    int c = schema.indexOf(e.getKey());
-                    if (c < 0) {
-                        if (!skipUnknown) {
-                            throw new IllegalArgumentException(
-                                    "field '" + e.getKey() + "' is not in the target schema");
-                        }
-                        continue;
-                    }
-                    row[c] = javaValue(e.getValue());
-                    present[c] = true;
-                }
-                return;
-            }
-            List<Object> fields = fields(text);
-            for (int i = 0; i < fields.size() && i < fieldToColumn.length; i++) {
-                int c = fieldToColumn[i];
-                if (c < 0) {
-                    continue;
-                }
-                Object v = fields.get(i);
-                if (v == EMPTY) {
-                    continue; // empty CSV field: the column default
-                }
-                row[c] = v;
-                present[c] = true;
-            }
-        }
-
-        private List<Object> fields(String text) {
-            return kind == Kind.TAB_SEPARATED || kind == Kind.TAB_SEPARATED_WITH_NAMES
-                    ? tsvFields(text)
-                    : csvFields(text, delimiter);
-        }
-    }
-
-    private static final Object EMPTY = new Object();
-
-    /** Turns a CSV/TSV string holding a composite literal into lists/maps. */
-    private static Object composite(DataType type, Object v) {
-        if (!(v instanceof String s)) {
-            return v;
-        }
-        DataType t = type;
-        if (t instanceof LowCardinalityType lc) {
-            t = lc.nested();
-        }
-        if (t instanceof NullableType n) {
-            t = n.nested();
-        }
-        if (t instanceof ArrayType || t instanceof TupleType || t instanceof MapType) {
-            return TextValues.parse(s);
-        }
-        return v;
-    }
-
-    private static Object javaValue(JsonNode n) {
-        if (n == null || n.isNull()) {
-            return null;
-        }
-        if (n.isTextual()) {
-            return n.textValue();
-        }
-        if (n.isBoolean()) {
-            return n.booleanValue();
-        }
-        if (n.isIntegralNumber()) {
-            return n.canConvertToLong() ? (Object) n.longValue() : n.bigIntegerValue();
-        }
-        if (n.isNumber()) {
-            return n.decimalValue();
-        }
-        if (n.isArray()) {
-            List<Object> out = new ArrayList<>(n.size());
-            for (JsonNode e : n) {
-                out.add(javaValue(e));
-            }
-            return out;
-        }
-        if (n.isObject()) {
-            Map<Object, Object> out = new LinkedHashMap<>();
-            Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
-                out.put(e.getKey(), javaValue(e.getValue()));
-            }
-            return out;
-        }
-        return n.asText();
-    }
-
-    /** TabSeparated fields: backslash escapes, {@code \N} = NULL. */
-    static List<Object> tsvFields(String line) {
-        List<Object> out = new ArrayList<>();
-        StringBuilder b = new StringBuilder();
-        boolean nullField = false;
-        for (int i = 0; i <= line.length(); i++) {
-            if (i == line.length() || line.charAt(i) == '\t') {
-                out.add(nullField && b.length() == 0 ? null : b.toString());
-                b.setLength(0);
-                nullField = false;
-                continue;
-            }
-            char c = line.charAt(i);
-            if (c == '\\' && i + 1 < line.length()) {
-                char e = line.charAt(++i);
-                if (e == 'N'
-                        && b.length() == 0
-                        && (i + 1 == line.length() || line.charAt(i + 1) == '\t')) {
-                    nullField = true;
-                    continue;
-                }
-                b.append(
-                        switch (e) {
-                            case 'n' -> '\n';
-                            case 't' -> '\t';
-                            case 'r' -> '\r';
-                            case '0' -> '\0';
-                            case 'b' -> '\b';
-                            case 'f' -> '\f';
-                            case 'a' -> (char) 7;
-                            case 'v' -> (char) 11;
-                            default -> e;
-                        });
-            } else {
-                b.append(c);
-            }
-        }
-        return out;
-    }
-
-    /** CSV fields: RFC 4180 quotes, unquoted {@code \N} = NULL, unquoted empty = default. */
-    static List<Object> csvFields(String line, char delimiter) {
-        List<Object> out = new ArrayList<>();
-        int i = 0;
-        int n = line.length();
-        while (true) {
-            if (i < n && line.charAt(i) == '"') {
-                StringBuilder b = new StringBuilder();
-                i++;
-                while (i < n) {
-                    char c = line.charAt(i);
-                    if (c == '"') {
-                        if (i + 1 < n && line.charAt(i + 1) == '"') {
-                            b.append('"');
-                            i += 2;
-                            continue;
-                        }
-                        i++;
-                        break;
-                    }
-                    b.append(c);
-                    i++;
-                }
-                out.add(b.toString());
-                while (i < n && line.charAt(i) != delimiter) {
-                    i++;
-                }
-            } else {
-                int start = i;
-                while (i < n && line.charAt(i) != delimiter) {
-                    i++;
-                }
-                String raw = line.substring(start, i);
-                String t = raw.strip();
-                out.add(t.equals("\\N") ? null : t.isEmpty() ? EMPTY : raw);
-            }
-            if (i >= n) {
-                break;
-            }
-            i++; // delimiter
-            if (i == n) {
-                out.add(EMPTY);
-                break;
-            }
-        }
-        return out;
     }
 }

@@ -192,6 +192,95 @@ public final class S3SourceOptions {
                             "Input columns that the target schema does not name are ignored"
                                     + " (otherwise they are an error).");
 
+    /**
+     * How many malformed rows of a text object may be skipped (ClickHouse's setting; 0: the first
+     * one fails the read).
+     */
+    public static final ConfigOption<Long> INPUT_FORMAT_ALLOW_ERRORS_NUM =
+            ConfigOptions.key("input_format_allow_errors_num")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription(
+                            "Malformed rows of CSV/TSV/JSONEachRow input that may be skipped (and"
+                                    + " counted) before the read fails; a read fails only when"
+                                    + " both this number and input_format_allow_errors_ratio are"
+                                    + " exceeded. Counted per split.");
+
+    /** Which share of the rows of a text object may be malformed (ClickHouse's setting). */
+    public static final ConfigOption<Double> INPUT_FORMAT_ALLOW_ERRORS_RATIO =
+            ConfigOptions.key("input_format_allow_errors_ratio")
+                    .doubleType()
+                    .defaultValue(0.0)
+                    .withDescription(
+                            "Share (0..1) of malformed rows of CSV/TSV/JSONEachRow input that may"
+                                    + " be skipped (and counted) before the read fails.");
+
+    /** How text date-times are parsed (ClickHouse's setting; ClickHouse 26's default). */
+    public static final ConfigOption<String> DATE_TIME_INPUT_FORMAT =
+            ConfigOptions.key("date_time_input_format")
+                    .stringType()
+                    .defaultValue("best_effort")
+                    .withDescription(
+                            "best_effort (ISO 8601 with T, Z and offsets, unix timestamps, month"
+                                    + " names, ...), best_effort_us (MM/DD first) or basic"
+                                    + " (YYYY-MM-DD hh:mm:ss or a unix timestamp).");
+
+    /** NULL into a non-Nullable column stores the default (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_NULL_AS_DEFAULT =
+            ConfigOptions.key("input_format_null_as_default")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "A NULL (\\N, null) for a column that is not Nullable stores the"
+                                    + " column type's default.");
+
+    /** An empty unquoted CSV field is the default (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_CSV_EMPTY_AS_DEFAULT =
+            ConfigOptions.key("input_format_csv_empty_as_default")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription("An empty unquoted CSV field stores the column's default.");
+
+    /** An empty TSV field is the default (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_TSV_EMPTY_AS_DEFAULT =
+            ConfigOptions.key("input_format_tsv_empty_as_default")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription("An empty TSV field stores the column's default.");
+
+    /** A first CSV row of column names is a header (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_CSV_DETECT_HEADER =
+            ConfigOptions.key("input_format_csv_detect_header")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "In CSV, a first row whose values are the column names (or a subset or"
+                                    + " superset of them) is read as a header, and a second row"
+                                    + " of type names after it is skipped.");
+
+    /** A first TSV row of column names is a header (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_TSV_DETECT_HEADER =
+            ConfigOptions.key("input_format_tsv_detect_header")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "In TabSeparated, a first row whose values are the column names is"
+                                    + " read as a header.");
+
+    /** Single-quoted CSV fields (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> FORMAT_CSV_ALLOW_SINGLE_QUOTES =
+            ConfigOptions.key("format_csv_allow_single_quotes")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription("CSV strings may be quoted with ' as well.");
+
+    /** Double-quoted CSV fields (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> FORMAT_CSV_ALLOW_DOUBLE_QUOTES =
+            ConfigOptions.key("format_csv_allow_double_quotes")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription("CSV strings may be quoted with \".");
+
     /** Compression of objects (ClickHouse's table-function argument). */
     public static final ConfigOption<String> COMPRESSION =
             ConfigOptions.key("compression_method")

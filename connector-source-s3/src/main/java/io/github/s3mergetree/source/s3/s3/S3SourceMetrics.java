@@ -8,7 +8,8 @@ import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 
 /**
  * I/O metrics of the source: objects listed, list time, GET requests, bytes downloaded, retries,
- * throttling (503 SlowDown) and read throughput. Thread-safe: download threads update them.
+ * throttling (503 SlowDown), read throughput and malformed text rows skipped. Thread-safe: download
+ * threads update them.
  *
  * <p>Registered under the reader's (or enumerator's) metric group in a {@code s3} subgroup, e.g.
  * {@code ...Source__s3.s3.bytesDownloaded}.
@@ -25,6 +26,12 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     public static final String BYTES_PER_SECOND = "bytesDownloadedPerSecond";
     public static final String PARKED_OBJECTS = "parkedObjects";
 
+    /**
+     * Malformed text rows skipped under {@code input_format_allow_errors_num/ratio} (ClickHouse
+     * logs them as "Skipped N rows with errors").
+     */
+    public static final String ROWS_SKIPPED = "malformedRowsSkipped";
+
     private final Counter objectsListed = new ThreadSafeSimpleCounter();
     private final Counter listTimeMs = new ThreadSafeSimpleCounter();
     private final Counter listRequests = new ThreadSafeSimpleCounter();
@@ -33,6 +40,7 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     private final Counter retries = new ThreadSafeSimpleCounter();
     private final Counter throttled = new ThreadSafeSimpleCounter();
     private final Counter parkedObjects = new ThreadSafeSimpleCounter();
+    private final Counter rowsSkipped = new ThreadSafeSimpleCounter();
 
     /** Metrics not registered anywhere (tests, tools). */
     public static S3SourceMetrics unregistered() {
@@ -51,6 +59,7 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
             g.counter(RETRIES, retries);
             g.counter(THROTTLED, throttled);
             g.counter(PARKED_OBJECTS, parkedObjects);
+            g.counter(ROWS_SKIPPED, rowsSkipped);
             g.meter(BYTES_PER_SECOND, new MeterView(bytesDownloaded));
         }
     }
@@ -82,6 +91,14 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
 
     public void parked() {
         parkedObjects.inc();
+    }
+
+    public void rowsSkipped(long rows) {
+        rowsSkipped.inc(rows);
+    }
+
+    public long rowsSkipped() {
+        return rowsSkipped.getCount();
     }
 
     public long objectsListed() {

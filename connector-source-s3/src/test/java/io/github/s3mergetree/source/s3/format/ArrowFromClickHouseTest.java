@@ -280,7 +280,9 @@ class ArrowFromClickHouseTest {
             assertThatThrownBy(() -> t.readAll(overflow, t.wholeSplit("plain.arrow")))
                     .isInstanceOf(ObjectFormatException.class)
                     .hasMessageContaining("s3://arrow/plain.arrow: record batch 0 at byte ")
-                    .hasMessageContaining(", row 37, column 'u32' (Arrow Int(32, false) → UInt8)");
+                    .hasMessageContaining(", row 37, column 'u32' (Arrow Int(32, false) → UInt8)")
+                    // the position is said once, not again as "Cannot insert into table <object>"
+                    .hasMessageNotContaining("Cannot insert into table");
 
             ArrowBlockFormat streamAsFile =
                     new ArrowBlockFormat(Kind.ARROW, TargetSchema.parse("s String"));

@@ -45,13 +45,6 @@ class RealWorldFilesITCase {
      */
     static final Map<String, String> KNOWN_DIFFERENCES = new LinkedHashMap<>();
 
-    static {
-        KNOWN_DIFFERENCES.put(
-                "pandas-bom.csv",
-                "the CSV reader keeps a UTF-8 BOM in the first header name (issue 16 item 7, the"
-                        + " text formats' part)");
-    }
-
     /** What the errors of refused files must say (besides naming the object), by file. */
     static final Map<String, List<String>> ERROR_MUST_SAY =
             Map.of(
