@@ -1,33 +1,66 @@
 #!/usr/bin/env bash
-# End-to-end ingest benchmark (issue 8): our `s3-mergetree ingest` (S3 source → MergeTree sink, embedded
-# MiniCluster, exactly-once checkpointing on) beside ClickHouse's own `INSERT INTO posts SELECT * FROM s3(…)`
-# (chDB 26.x via ../shared/tools/chdb-ingest.js), on the same Parquet objects served by one local S3 API
-# server (S3Proxy, filesystem store, 127.0.0.1), interleaved in the same run. Then attaches our active parts
-# into chDB (ATTACH PART, CHECK TABLE) and compares count() and sum(cityHash64(*)) with chDB's table.
-# Not part of `mvn verify`.
+# End-to-end ingest benchmark (issues 8, 20): our `s3-mergetree ingest` (S3 source → MergeTree sink, embedded
+# MiniCluster, exactly-once checkpointing on) beside ClickHouse's own `INSERT INTO t SELECT * FROM s3(…)`
+# (chDB 26.x via ../shared/tools/chdb-ingest.js), on the same objects served by one local S3 API server
+# (S3Proxy, filesystem store, 127.0.0.1; its CPU counts for neither side), interleaved in the same run. Then
+# attaches our active parts into chDB (ATTACH PART, CHECK TABLE) and compares count() and sum(cityHash64(*))
+# with chDB's table. Not part of `mvn verify`.
 #
-#   tools/bench/ingest-bench.sh                         # full run: 24 files × 100,000 rows
-#   FILES=4 ROWS=50000 ROUNDS=1 tools/bench/ingest-bench.sh   # quick run
+#   tools/bench/ingest-bench.sh                                   # posts, 24 files × 100,000 rows, 2 rounds
+#   tools/bench/ingest-bench.sh --dataset wide --rounds 10        # 60 numeric columns, 10 interleaved rounds
+#   tools/bench/ingest-bench.sh --dataset csv --scale 4           # posts as CSVWithNames.gz, 4× the objects
+#   FILES=4 ROWS=50000 ROUNDS=1 tools/bench/ingest-bench.sh       # quick run
 #
-# Environment (defaults): FILES=24 ROWS=100000 (rows per file), COPIES=1 (COPIES=4: each object served 4 times
-# under other keys, hard links: 4× the rows for a longer ingest, where the JVM's start and warm-up weigh less), ROUNDS=2 (each round: chDB, ours p=2, ours p=1),
-# PARALLELISMS="2 1", SETTINGS="" (extra `--setting name=value` pairs for ours, space separated),
-# CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g), PROFILE=1 (JFR of the
-# first p=2 run into $OUT/ingest-p2.jfr), CDS=1 (ours and base run, as ./s3-mergetree does, with a class-data
-# sharing archive of their build, written once by a training run: tools/write-cds-archive.sh; CDS=0: none;
-# BASE_CDS for base alone), SKIP_BUILD=1 (use the current target/), DATA=/tmp/ingest-bench-data,
-# OUT=/tmp/ingest-bench-out. Every run of ours also records per-thread CPU by role (tools/bench/thread-cpu.py:
-# $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals). A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes;
-# COMMAND_JVM_OPTS (default: those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none).
-# OURS_SNAPSHOT=DIR runs saved classes as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. Results: one line per run on stdout and in $OUT/results.tsv.
-# results.tsv: seconds = the job's start of reading to its last commit (for chDB: the query); insert_s = to the
+# Data sets (--dataset / DATASET), generated once into DATA, reproducibly (every value a function of the row):
+#   posts  StackOverflow-like posts (../shared/tools/gen-posts.js, posts.sql): 22 columns, ~340-byte bodies,
+#          Enum8, LowCardinality, DateTime64; monthly Parquet objects written by ClickHouse (ZSTD).
+#   wide   60 Int/UInt/Float/Date/DateTime columns, no strings (tools/bench/gen-wide.js, wide.sql); Parquet.
+#   csv    the posts rows as CSVWithNames, gzip-compressed objects (*.csv.gz), converted by chDB.
+# --scale N (SCALE, alias COPIES): each object is served N times under other keys (hard links): N× the rows, a
+# longer ingest in which the JVM's start and warm-up weigh less (--scale 4: 9.6M rows).
+#
+# Each round runs chDB and ours (every parallelism of PARALLELISMS) one after the other; the order alternates
+# between rounds (ORDER=alternate; chdb-first / ours-first to fix it), so a drift of the machine's speed does
+# not favour one side. Per run it records the load average (1/5/15 min) at its start and end, the job seconds
+# (ours: from the job's start of reading to its last commit, as the command's JSON summary reports it; chDB: its
+# INSERT query), the process's wall-clock (JVM / node start to exit) and CPU-seconds (user + system of the
+# whole process tree, from /usr/bin/time, which also counts reaped children), max RSS. After each round it
+# prints the three ratios ours/chDB of that round: rows per CPU-second (chDB CPU / ours CPU), job rows/s
+# (chDB job s / ours job s), wall-clock (chDB wall / ours wall). At the end: the medians of every figure and
+# ratio over the rounds, and how many rounds had each ratio ≥ 1.0 ($OUT/summary.txt).
+#
+# Environment (defaults): DATASET=posts, FILES=24 ROWS=100000 (objects and rows per object), SCALE=1,
+# ROUNDS=2, PARALLELISMS="2 1", ORDER=alternate, SETTINGS="" (extra `--setting name=value` pairs for ours,
+# space separated), CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g),
+# PROFILE=1 (JFR of the first p=2 run into $OUT/ingest-p2.jfr), CDS=1 (ours and base run, as ./s3-mergetree
+# does, with a class-data sharing archive of their build, written once by a training run:
+# tools/write-cds-archive.sh; CDS=0: none; BASE_CDS for base alone), SKIP_BUILD=1 (use the current target/),
+# DATA=/tmp/ingest-bench-data, OUT=/tmp/ingest-bench-out. Every run of ours also records per-thread CPU by role
+# (tools/bench/thread-cpu.py: $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals).
+# A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes; COMMAND_JVM_OPTS (default:
+# those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none). OURS_SNAPSHOT=DIR runs saved classes
+# as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options
+# BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours.
+# Results: one line per run on stdout and in $OUT/results.tsv; seconds = job seconds as above; insert_s = to the
 # commit of its last inserted part (merges that settle at the end of a bounded ingest excluded).
 # the body is one function, so bash has read all of it before it runs (editing the file mid-run is safe)
 main() {
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-FILES="${FILES:-24}"; ROWS="${ROWS:-100000}"; ROUNDS="${ROUNDS:-2}"; PARALLELISMS="${PARALLELISMS:-2 1}"; COPIES="${COPIES:-1}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dataset) DATASET="$2"; shift 2 ;;
+    --scale) SCALE="$2"; shift 2 ;;
+    --rounds) ROUNDS="$2"; shift 2 ;;
+    --parallelisms) PARALLELISMS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,/^# the body/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
+    *) echo "unknown argument '$1' (--dataset posts|wide|csv, --scale N, --rounds N, --parallelisms \"2 1\")" >&2; return 2 ;;
+  esac
+done
+DATASET="${DATASET:-posts}"
+FILES="${FILES:-24}"; ROWS="${ROWS:-100000}"; ROUNDS="${ROUNDS:-2}"; PARALLELISMS="${PARALLELISMS:-2 1}"
+COPIES="${SCALE:-${COPIES:-1}}"; ORDER="${ORDER:-alternate}"
 SETTINGS="${SETTINGS:-}"; CHDB_SETTINGS="${CHDB_SETTINGS:-}"; JAVA_OPTS="${JAVA_OPTS:-}"; PROFILE="${PROFILE:-0}"
 # the JVM options ./s3-mergetree starts with (tools/s3-mergetree-jvm.options), before JAVA_OPTS
 COMMAND_JVM_OPTS="${COMMAND_JVM_OPTS-$(grep -v '^#' tools/s3-mergetree-jvm.options | xargs)}"
@@ -35,7 +68,12 @@ DATA="${DATA:-/tmp/ingest-bench-data}"; OUT="${OUT:-/tmp/ingest-bench-out}"
 SHARED="${SHARED:-$root/../shared/tools}"; [ -d "$SHARED" ] || SHARED=/work/shared/tools
 export CHDB_MODULE="${CHDB_MODULE:-$root/tools/chdb/node_modules/chdb}"
 KEY=benchkey; SECRET=benchsecret
-DDL="$SHARED/posts.sql"
+case "$DATASET" in  # DDL, key prefix, object extension, format (ClickHouse name, for both sides)
+  posts) DDL="$SHARED/posts.sql"; PREFIX=posts; EXT=parquet; FORMAT=Parquet ;;
+  wide) DDL="$root/tools/bench/wide.sql"; PREFIX=wide; EXT=parquet; FORMAT=Parquet ;;
+  csv) DDL="$SHARED/posts.sql"; PREFIX=posts; EXT=csv.gz; FORMAT=CSVWithNames ;;
+  *) echo "unknown dataset '$DATASET' (posts, wide, csv)" >&2; return 2 ;;
+esac
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   mvn -B -q -o -Dinstall.engines.skip=true -DskipTests package dependency:build-classpath \
@@ -75,26 +113,52 @@ jar_only() {  # classpath -> the same classpath with a leading classes directory
 CP="$(jar_only "$CP")"; if [ -n "$BASE_CP" ]; then BASE_CP="$(jar_only "$BASE_CP")"; fi
 if [ "${SNAPSHOT_ONLY:-0}" = 1 ]; then exit 0; fi
 
-# data: FILES monthly Parquet files of ROWS rows, bucket "bucket", keys posts/*.parquet
-data="$DATA/posts-${FILES}x${ROWS}"
-if [ ! -f "$data/.done" ]; then
-  rm -rf "$data"; mkdir -p "$data/bucket/posts"
-  node "$SHARED/gen-posts.js" "$data/bucket/posts" "$FILES" "$ROWS" >&2
-  touch "$data/.done"
-fi
+# data: FILES monthly objects of ROWS rows, bucket "bucket", keys $PREFIX/*.$EXT
+gen_posts() {  # dir
+  if [ ! -f "$1/.done" ]; then
+    rm -rf "$1"; mkdir -p "$1/bucket/posts"
+    node "$SHARED/gen-posts.js" "$1/bucket/posts" "$FILES" "$ROWS" >&2
+    touch "$1/.done"
+  fi
+}
+case "$DATASET" in
+  posts) data="$DATA/posts-${FILES}x${ROWS}"; gen_posts "$data" ;;
+  wide)
+    data="$DATA/wide-${FILES}x${ROWS}"
+    if [ ! -f "$data/.done" ]; then
+      rm -rf "$data"; mkdir -p "$data/bucket/wide"
+      node tools/bench/gen-wide.js "$data/bucket/wide" "$FILES" "$ROWS" >&2
+      touch "$data/.done"
+    fi ;;
+  csv)  # the posts objects converted by ClickHouse: CSVWithNames, gzip by the .gz extension
+    gen_posts "$DATA/posts-${FILES}x${ROWS}"
+    data="$DATA/posts-csv-${FILES}x${ROWS}"
+    if [ ! -f "$data/.done" ]; then
+      rm -rf "$data"; mkdir -p "$data/bucket/posts"
+      node -e '
+        const { query } = require(process.env.CHDB_MODULE); const fs = require("fs"), path = require("path");
+        const [src, dst] = process.argv.slice(1);
+        for (const f of fs.readdirSync(src).filter((n) => n.endsWith(".parquet")).sort()) {
+          const out = path.join(dst, f.replace(/\.parquet$/, ".csv.gz"));
+          query(`SELECT * FROM file(\x27${path.join(src, f)}\x27, Parquet) INTO OUTFILE \x27${out}\x27 FORMAT CSVWithNames`);
+          console.error(out);
+        }' "$DATA/posts-${FILES}x${ROWS}/bucket/posts" "$data/bucket/posts"
+      touch "$data/.done"
+    fi ;;
+esac
 if [ "$COPIES" -gt 1 ]; then  # COPIES× the objects: hard links of the generated files under other keys
-  copies="$DATA/posts-${FILES}x${ROWS}-copies$COPIES"
+  copies="${data}-copies$COPIES"
   if [ ! -f "$copies/.done" ]; then
-    rm -rf "$copies"; mkdir -p "$copies/bucket/posts"
+    rm -rf "$copies"; mkdir -p "$copies/bucket/$PREFIX"
     for k in $(seq "$COPIES"); do
-      for f in "$data"/bucket/posts/*.parquet; do ln "$f" "$copies/bucket/posts/c$k-$(basename "$f")"; done
+      for f in "$data/bucket/$PREFIX"/*."$EXT"; do ln "$f" "$copies/bucket/$PREFIX/c$k-$(basename "$f")"; done
     done
     touch "$copies/.done"
   fi
   data="$copies"
 fi
-bytes=$(du -cb "$data"/bucket/posts/*.parquet | tail -1 | cut -f1)
-echo "data: $COPIES × $FILES files × $ROWS rows, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB Parquet in $data" >&2
+bytes=$(du -cb "$data/bucket/$PREFIX"/*."$EXT" | tail -1 | cut -f1)
+echo "data set $DATASET: $COPIES × $FILES objects × $ROWS rows, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB of $FORMAT ($EXT) in $data" >&2
 
 # the S3 API server (one JVM for both sides)
 mkdir -p "$OUT"; rm -f "$OUT/port"
@@ -106,20 +170,20 @@ PORT=$(cat "$OUT/port"); EP="http://127.0.0.1:$PORT"
 echo "S3 API server at $EP (pid $server_pid)" >&2
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\tinsert_s\n' > "$OUT/results.tsv"
+printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\tinsert_s\tload_end\tdataset\n' > "$OUT/results.tsv"
 emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 
 run_chdb() {  # round
   local l; l=$(load)
   local t0 t1 j; t0=$(date +%s.%N)
   j=$(/usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$SHARED/chdb-ingest.js" "$DDL" \
-      "s3('$EP/bucket/posts/*.parquet', '$KEY', '$SECRET', 'Parquet')" "$CHDB_SETTINGS" | tail -1)
+      "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" | tail -1)
   t1=$(date +%s.%N)
   echo "$j" > "$OUT/chdb-$1.json"
   emit "$(node -e '
-    const j = JSON.parse(process.argv[1]); const [r, l, w, t] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
+    const j = JSON.parse(process.argv[1]); const [r, l, w, t, le, ds] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, "chdb", "-", l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s, j.mb_per_s_uncompressed,
-      Math.round(rss / 1024), (u + sy).toFixed(1), "-", j.active_parts, "-", "-", j.seconds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")")"
+      Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, "-", "-", j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET")"
 }
 
 # as ./s3-mergetree does: a class-data sharing archive per build, from a small training run
@@ -154,7 +218,7 @@ run_ours() {  # round parallelism [side classpath]
   # shellcheck disable=SC2086
   /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" java $opts $jfr -cp "$cp" \
     io.github.s3mergetree.examples.cli.S3MergeTreeCommand ingest \
-    --source "s3://bucket/posts/*.parquet" --format Parquet --table-ddl-file "$DDL" --table-path "$table" \
+    --source "s3://bucket/$PREFIX/*.$EXT" --format "$FORMAT" --table-ddl-file "$DDL" --table-path "$table" \
     --s3-endpoint "$EP" --s3-access-key "$KEY" --s3-secret-key "$SECRET" --s3-path-style \
     --parallelism "$2" "${extra[@]}" >"$OUT/$side-r$1-p$2.out" 2>"$OUT/$side-r$1-p$2.err" &
   local run_pid=$!
@@ -169,47 +233,36 @@ run_ours() {  # round parallelism [side classpath]
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, p, l, w, t] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, process.argv[7], p, l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s,
-      (j.bytes_uncompressed / 1e6 / j.seconds).toFixed(1), Math.round(rss / 1024), (u + sy).toFixed(1), j.parts_written, j.active_parts, j.merges,
-      process.argv[8], j.insert_seconds ?? "-"].join("\t"));' \
+      (j.bytes_uncompressed / 1e6 / j.seconds).toFixed(1), Math.round(rss / 1024), (u + sy).toFixed(2), j.parts_written, j.active_parts, j.merges,
+      process.argv[8], j.insert_seconds ?? "-", process.argv[9], process.argv[10]].join("\t"));' \
     "$j" "$1" "$2" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/ours.time")" "$side" \
-    "$(cat "$OUT/$side-r$1-p$2.threads.txt" 2>/dev/null || echo -)")"
+    "$(cat "$OUT/$side-r$1-p$2.threads.txt" 2>/dev/null || echo -)" "$(load)" "$DATASET")"
   # only the last round's tables are compared with chDB's: drop the others (1.2 GB each)
   if [ "$1" != "$ROUNDS" ]; then rm -rf "$table"; fi
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(java -version 2>&1 | head -1)" >&2
 cat "$OUT/results.tsv"
-for r in $(seq "$ROUNDS"); do
-  run_chdb "$r"
+run_ours_all() {  # round
   for p in $PARALLELISMS; do
-    run_ours "$r" "$p"
-    if [ -n "$BASE_CP" ]; then run_ours "$r" "$p" base "$BASE_CP"; fi
+    run_ours "$1" "$p"
+    if [ -n "$BASE_CP" ]; then run_ours "$1" "$p" base "$BASE_CP"; fi
   done
+}
+for r in $(seq "$ROUNDS"); do
+  if [ "$ORDER" = ours-first ] || { [ "$ORDER" = alternate ] && [ $((r % 2)) = 0 ]; }; then
+    run_ours_all "$r"; run_chdb "$r"
+  else
+    run_chdb "$r"; run_ours_all "$r"
+  fi
+  node tools/bench/ingest-summary.js "$OUT/results.tsv" --round "$r"
 done
 
 # correctness: our tables (the last round's) against chDB's INSERT … SELECT of the same objects
 tables=(); for p in $PARALLELISMS; do tables+=("$OUT/table-r$ROUNDS-p$p"); done
-node tools/bench/ingest-compare.js "$DDL" "file('$data/bucket/posts/*.parquet', 'Parquet')" "${tables[@]}" | tee "$OUT/compare.jsonl"
+node tools/bench/ingest-compare.js "$DDL" "file('$data/bucket/$PREFIX/*.$EXT', '$FORMAT')" "${tables[@]}" | tee "$OUT/compare.jsonl"
 
-# summary: best of rounds per side; ratio ours/chDB on rows/s (the job's seconds vs chDB's query seconds)
-node -e '
-  const fs = require("fs"); const rows = fs.readFileSync(process.argv[1], "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"));
-  const best = (f) => rows.filter(f).reduce((a, b) => (!a || +b[7] > +a[7] ? b : a), null);
-  const c = best((r) => r[1] === "chdb"); const ps = [...new Set(rows.filter((r) => r[1] === "ours").map((r) => r[2]))];
-  const sides = [...new Set(rows.filter((r) => r[1] !== "chdb").map((r) => r[1]))];
-  console.log("\nbest of rounds (rows/s; load at start):");
-  console.log(`  chDB INSERT … SELECT FROM s3(): ${c[7]} rows/s, ${c[8]} MB/s, ${c[5]} s (wall ${c[6]} s), RSS ${c[9]} MB, CPU ${c[10]} s (${Math.round(c[4] / c[10])} rows per CPU-s), load ${c[3]}`);
-  const o = {};
-  for (const p of ps) { const b = best((r) => r[1] === "ours" && r[2] === p); o[p] = b;
-    console.log(`  ours p=${p}: ${b[7]} rows/s, ${b[8]} MB/s, ${b[5]} s (wall ${b[6]} s), RSS ${b[9]} MB, CPU ${b[10]} s (${Math.round(b[4] / b[10])} rows per CPU-s), load ${b[3]}; ratio ours/chDB ${(b[7] / c[7]).toFixed(2)}x`);
-    console.log(`    CPU s by thread role: ${b[14] || "-"}`); }
-  for (const r of rows.filter((r) => r[1] !== "chdb")) { const cr = rows.find((x) => x[0] === r[0] && x[1] === "chdb");
-    console.log(`  round ${r[0]} ${r[1]} p=${r[2]}: ratio ${(r[7] / cr[7]).toFixed(2)}x rows/s, ${(cr[10] / r[10]).toFixed(2)}x rows per CPU-s (same round)`); }
-  if (sides.includes("base")) for (const p of ps) { const b = best((r) => r[1] === "base" && r[2] === p);
-    if (b) console.log(`  base p=${p} (BASE_SNAPSHOT): ${b[7]} rows/s, ${b[5]} s, CPU ${b[10]} s; ours/base ${(o[p][7] / b[7]).toFixed(2)}x rows/s`); }
-  for (const p of ps) { const cpu = (side) => { const v = rows.filter((r) => r[1] === side && r[2] === p).map((r) => +r[10]).sort((a, b) => a - b); return v[Math.floor((v.length - 1) / 2)]; };
-    if (sides.includes("base")) console.log(`  p=${p} median CPU s: ours ${cpu("ours")}, base ${cpu("base")}; base/ours ${(cpu("base") / cpu("ours")).toFixed(2)}x`); }
-  if (o["1"] && o["2"]) console.log(`  scaling p=1 → p=2: ${(o["2"][7] / o["1"][7]).toFixed(2)}x (efficiency ${(50 * o["2"][7] / o["1"][7]).toFixed(0)} %)`);
-' "$OUT/results.tsv"
+# summary: per-round ratios, medians over the rounds, rounds ≥ 1.0, best of rounds
+node tools/bench/ingest-summary.js "$OUT/results.tsv" | tee "$OUT/summary.txt"
 }
 main "$@"; exit $?
