@@ -456,7 +456,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                     Optional<Commit> recorded = log.read(known.sequence());
                     lock.unlock();
                     try {
-                        finishReplay(parts, recorded.orElse(null));
+                        finishReplay(parts, recorded.orElse(null), start);
                     } finally {
                         lock.lock();
                     }
@@ -499,7 +499,8 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             }
             // the commit is made: its events go to the part log even if publishing is
             // interrupted (the next opener or a replay completes it)
-            logNewParts(c, parts, Duration.between(start, clock.instant()).toMillis());
+            FaultPoints.reach("commit.before-part-log");
+            logNewParts(c, Duration.between(start, clock.instant()).toMillis());
             FaultPoints.reach("commit.after-record");
             List<PartName> names = new ArrayList<>();
             for (CommittedPart p : c.parts()) {
@@ -545,8 +546,13 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         }
     }
 
-    /** A replayed commit: completes its publication, removes directories it did not use. */
-    private void finishReplay(List<PendingInsert> parts, Commit recorded) throws IOException {
+    /**
+     * A replayed commit: completes its publication, writes its part log events again (the writer
+     * that made it may have died before it wrote them; the object replaces the first one), removes
+     * directories it did not use.
+     */
+    private void finishReplay(List<PendingInsert> parts, Commit recorded, Instant start)
+            throws IOException {
         Set<String> used = new HashSet<>();
         if (recorded != null) {
             for (CommittedPart p : recorded.parts()) {
@@ -554,6 +560,9 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                 if (p.temporaryDirectory() != null) {
                     used.add(p.temporaryDirectory());
                 }
+            }
+            if (recorded.kind() == Commit.Kind.INSERT) {
+                logNewParts(recorded, Duration.between(start, clock.instant()).toMillis());
             }
         }
         for (PendingInsert p : parts) {
@@ -563,7 +572,11 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         }
     }
 
-    private void logNewParts(Commit c, List<PendingInsert> parts, long ms) {
+    /**
+     * The NewPart events of insert commit {@code c}, as the part log object of its sequence number
+     * (written again, not added, by a replay of the commit).
+     */
+    private void logNewParts(Commit c, long ms) {
         List<PartLog.Event> events = new ArrayList<>();
         for (CommittedPart p : c.parts()) {
             events.add(
@@ -584,7 +597,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                             0,
                             null));
         }
-        partLog.append(events);
+        partLog.append(events, "insert-" + c.sequence());
     }
 
     /**

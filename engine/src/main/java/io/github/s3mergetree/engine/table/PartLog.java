@@ -62,6 +62,16 @@ public final class PartLog {
      * an insert or a merge.
      */
     public void append(List<Event> events) {
+        append(events, UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    /**
+     * Appends events as the object named by the first event's time and {@code id}: writing the same
+     * events with the same id again replaces that object instead of adding one, so a writer that
+     * may have been interrupted between an action and its events (a commit, then a crash) can write
+     * them again when it finishes the action, without counting it twice. Never fails.
+     */
+    public void append(List<Event> events, String id) {
         if (events.isEmpty()) {
             return;
         }
@@ -73,7 +83,7 @@ public final class PartLog {
                 TableKeys.PART_LOG_DIR
                         + String.format("%015d", events.get(0).time().toEpochMilli())
                         + "-"
-                        + UUID.randomUUID().toString().substring(0, 8)
+                        + id
                         + ".jsonl";
         try {
             store.write(key, s.toString().getBytes(StandardCharsets.UTF_8), false);

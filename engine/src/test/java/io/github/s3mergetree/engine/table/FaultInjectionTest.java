@@ -62,6 +62,7 @@ class FaultInjectionTest {
     private static final List<String> POINTS =
             List.of(
                     "commit.before-record",
+                    "commit.before-part-log",
                     "commit.after-record",
                     "publish.before-copy",
                     "publish.before-checksums",
@@ -180,5 +181,52 @@ class FaultInjectionTest {
         assertThat(reopened.totalRows()).isEqualTo(InsertWorker.ROWS_PER_BATCH);
         reopened.commit(reopened.writeTemporaryParts(InsertWorker.batch(l, 0)), "b0");
         assertThat(reopened.totalRows()).isEqualTo(InsertWorker.ROWS_PER_BATCH);
+    }
+
+    /**
+     * A writer killed after its commit was recorded but before its part log events were written:
+     * the replay of the commit writes them, once — a second replay replaces them, it does not add
+     * them again (an ingest's summary counts its rows from the part log).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"commit.before-part-log", "commit.after-record"})
+    void theEventsOfACrashedCommitAreLoggedOnceByItsReplay(String point) throws Exception {
+        TableLayout l = layout();
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        t.commit(t.writeTemporaryParts(InsertWorker.batch(l, 0)), "b0");
+        FaultPoints.install(
+                p -> {
+                    if (p.equals(point)) {
+                        throw new Crash(p);
+                    }
+                });
+        assertThatThrownBy(() -> t.commit(t.writeTemporaryParts(InsertWorker.batch(l, 1)), "b1"))
+                .isInstanceOf(Crash.class);
+        FaultPoints.install(null);
+        long logged = newPartRows(t);
+        assertThat(logged)
+                .isEqualTo(
+                        point.equals("commit.before-part-log")
+                                ? InsertWorker.ROWS_PER_BATCH
+                                : 2L * InsertWorker.ROWS_PER_BATCH);
+        MergeTreeTable reopened = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        for (int replay = 0; replay < 2; replay++) {
+            reopened.commit(reopened.writeTemporaryParts(InsertWorker.batch(l, 1)), "b1");
+            assertThat(newPartRows(reopened)).isEqualTo(2L * InsertWorker.ROWS_PER_BATCH);
+        }
+        assertThat(reopened.totalRows()).isEqualTo(2L * InsertWorker.ROWS_PER_BATCH);
+    }
+
+    private static long newPartRows(MergeTreeTable t) throws Exception {
+        long rows = 0;
+        for (String line : PartLog.of(t.store()).lines()) {
+            if (line.contains("\"event_type\":\"NewPart\"")) {
+                java.util.regex.Matcher m =
+                        java.util.regex.Pattern.compile("\"rows\":(\\d+)").matcher(line);
+                assertThat(m.find()).isTrue();
+                rows += Long.parseLong(m.group(1));
+            }
+        }
+        return rows;
     }
 }
