@@ -9,6 +9,7 @@ import io.github.s3mergetree.source.s3.enumerator.SplitPlanner;
 import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions.FailedObjects;
 import io.github.s3mergetree.source.s3.reader.RecordExpander;
 import io.github.s3mergetree.source.s3.reader.S3SourceReader;
 import io.github.s3mergetree.source.s3.reader.S3SplitReader;
@@ -18,7 +19,9 @@ import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitSerializer;
 import io.github.s3mergetree.source.s3.table.BlockRows;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,22 +75,26 @@ public final class S3Source<T>
     private final S3ObjectFormat<?> format;
     @Nullable private final RecordExpander<?, T> expander;
     private final Configuration options;
+    @Nullable private final List<S3ObjectSplit> splits;
 
     /**
      * @param expander how a decoded record becomes output records; null: the format's records are
      *     the output (the format produces {@code T})
+     * @param splits the splits to read instead of listing {@code pattern}; null: list it
      */
     S3Source(
             ObjectStoreConfig storeConfig,
             GlobPattern pattern,
             S3ObjectFormat<?> format,
             @Nullable RecordExpander<?, T> expander,
-            Configuration options) {
+            Configuration options,
+            @Nullable List<S3ObjectSplit> splits) {
         this.storeConfig = storeConfig;
         this.pattern = pattern;
         this.format = format;
         this.expander = expander;
         this.options = options;
+        this.splits = splits == null ? null : List.copyOf(splits);
     }
 
     /** A builder of a source decoding objects with {@code format}. */
@@ -161,7 +168,7 @@ public final class S3Source<T>
         Configuration config = new Configuration(options);
         S3SourceMetrics metrics = new S3SourceMetrics(readerContext.metricGroup());
         Map<String, String> failures =
-                getBoundedness() == Boundedness.BOUNDED ? null : new ConcurrentHashMap<>();
+                failedObjects() == FailedObjects.PARK ? new ConcurrentHashMap<>() : null;
         int threads = options.get(S3SourceOptions.MAX_DOWNLOAD_THREADS);
         int subtask = readerContext.getIndexOfSubtask();
         return new S3SourceReader<>(
@@ -195,10 +202,28 @@ public final class S3Source<T>
                 failures);
     }
 
+    /** What a failed object does: {@code s3.failed-objects}, by default FAIL when bounded. */
+    public FailedObjects failedObjects() {
+        return options.getOptional(S3SourceOptions.FAILED_OBJECTS)
+                .orElse(
+                        getBoundedness() == Boundedness.BOUNDED
+                                ? FailedObjects.FAIL
+                                : FailedObjects.PARK);
+    }
+
+    /** The splits this source reads instead of listing its pattern, if it was given some. */
+    public Optional<List<S3ObjectSplit>> splits() {
+        return Optional.ofNullable(splits);
+    }
+
     @Override
     public SplitEnumerator<S3ObjectSplit, S3EnumeratorState> createEnumerator(
             SplitEnumeratorContext<S3ObjectSplit> enumContext) {
-        return restoreEnumerator(enumContext, S3EnumeratorState.initial());
+        return restoreEnumerator(
+                enumContext,
+                splits == null
+                        ? S3EnumeratorState.initial()
+                        : new S3EnumeratorState(splits, true, null, Map.of(), Map.of()));
     }
 
     @Override
@@ -209,13 +234,18 @@ public final class S3Source<T>
                 storeConfig,
                 pattern,
                 options,
-                new SplitPlanner(
-                        format,
-                        options.get(S3SourceOptions.SPLIT_SIZE),
-                        options.get(S3SourceOptions.COMPRESSION)),
+                splitPlanner(),
                 discoveryInterval(),
                 checkpoint,
                 System::currentTimeMillis);
+    }
+
+    /** How this source cuts an object into splits ({@code s3.split.size}, the format). */
+    public SplitPlanner splitPlanner() {
+        return new SplitPlanner(
+                format,
+                options.get(S3SourceOptions.SPLIT_SIZE),
+                options.get(S3SourceOptions.COMPRESSION));
     }
 
     @Override

@@ -11,9 +11,11 @@ import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
 import io.github.s3mergetree.source.s3.reader.RecordExpander;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.net.URI;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.function.BiFunction;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -37,6 +39,7 @@ public final class S3SourceBuilder<T> {
     private TargetSchema schema;
     private BiFunction<TargetSchema, ZoneId, RecordExpander<Block, T>> expanderFactory;
     private final Configuration options = new Configuration();
+    private List<S3ObjectSplit> splits;
 
     S3SourceBuilder() {}
 
@@ -155,6 +158,17 @@ public final class S3SourceBuilder<T> {
     public S3SourceBuilder<T> setContinuous(Duration discoveryInterval, DiscoveryMode mode) {
         options.set(S3SourceOptions.DISCOVERY_INTERVAL, discoveryInterval);
         options.set(S3SourceOptions.S3QUEUE_MODE, mode);
+        return this;
+    }
+
+    /**
+     * Read exactly these splits, at their positions, instead of listing the location (bounded only;
+     * the location still names the bucket): how an ingest resumes the objects an earlier run parked
+     * ({@link io.github.s3mergetree.source.s3.enumerator.FailedObjectsReport}). Splits must not be
+     * failed ({@link S3ObjectSplit#withoutFailure()}) and must have distinct ids.
+     */
+    public S3SourceBuilder<T> setSplits(List<S3ObjectSplit> splits) {
+        this.splits = List.copyOf(splits);
         return this;
     }
 
@@ -320,7 +334,24 @@ public final class S3SourceBuilder<T> {
                     "location '" + location + "' must start with s3:// or file://");
         }
         GlobPattern pattern = GlobPattern.compile(glob);
-        return new S3Source<>(store, pattern, decoder, expander, new Configuration(options));
+        if (splits != null) {
+            if (options.contains(S3SourceOptions.DISCOVERY_INTERVAL)) {
+                throw new IllegalArgumentException(
+                        "setSplits(...) makes a bounded source; it cannot be continuous");
+            }
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            for (S3ObjectSplit s : splits) {
+                if (s.isFailed()) {
+                    throw new IllegalArgumentException(
+                            "split " + s + " is failed: pass s.withoutFailure() to read it again");
+                }
+                if (!ids.add(s.splitId())) {
+                    throw new IllegalArgumentException("split " + s.splitId() + " is given twice");
+                }
+            }
+        }
+        return new S3Source<>(
+                store, pattern, decoder, expander, new Configuration(options), splits);
     }
 
     private void checkPositive(ConfigOption<Integer> option) {

@@ -234,6 +234,12 @@ public final class ValueConverter {
             }
             return;
         }
+        if (v instanceof byte[] b
+                && type.kind() != io.github.s3mergetree.engine.types.TypeKind.STRING
+                && type.kind() != io.github.s3mergetree.engine.types.TypeKind.FIXED_STRING) {
+            // bytes into any other type are parsed as their text, as ClickHouse parses a String
+            v = new String(b, StandardCharsets.UTF_8);
+        }
         switch (type.kind()) {
             case UINT8 -> ((ByteColumn) c).add((byte) integer(v, 0, 0xFF));
             case INT8 -> ((ByteColumn) c).add((byte) integer(v, Byte.MIN_VALUE, Byte.MAX_VALUE));

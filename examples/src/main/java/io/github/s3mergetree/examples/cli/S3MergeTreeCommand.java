@@ -35,6 +35,10 @@ public final class S3MergeTreeCommand {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("ingest")) {
+            // from the start: a signal before the run's own handlers is not fatal either
+            IngestCommand.handleSignalsForProcess(System.err);
+        }
         // before any logger exists: Flink's and the connectors' warnings go to the log file, and
         // to stderr only with --verbose
         if (List.of(args).contains("--verbose")) {

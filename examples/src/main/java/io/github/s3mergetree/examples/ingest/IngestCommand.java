@@ -9,8 +9,12 @@ import io.github.s3mergetree.examples.cli.DeliveryCliOptions;
 import io.github.s3mergetree.examples.cli.RunDirectories;
 import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.examples.cli.Subcommand;
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.source.s3.S3Source;
+import io.github.s3mergetree.source.s3.enumerator.FailedObjectsReport;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,13 +23,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -36,9 +41,7 @@ import org.apache.flink.configuration.SecurityOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import sun.misc.Signal;
 
 /**
  * {@code s3-mergetree ingest}: the S3 source → MergeTree sink job, on an embedded Flink MiniCluster
@@ -55,6 +58,12 @@ import sun.misc.Signal;
  * ObjectPreflight}). Progress goes to stderr; the last stdout line is a JSON summary.
  */
 public final class IngestCommand implements Subcommand {
+    /**
+     * The exit code of a bounded ingest that finished with objects it could not read (every other
+     * row committed; the summary lists them).
+     */
+    public static final int EXIT_FAILED_OBJECTS = 3;
+
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration POLL_UNTIL_RUNNING = Duration.ofMillis(10);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
@@ -63,6 +72,15 @@ public final class IngestCommand implements Subcommand {
     @Override
     public String name() {
         return "ingest";
+    }
+
+    /**
+     * Called first by the command's own process when it runs {@code ingest}: SIGTERM and SIGINT are
+     * never fatal from then on ({@link GracefulStop}), so an ingest exits 0 whenever it is
+     * signalled.
+     */
+    public static void handleSignalsForProcess(PrintStream err) {
+        GracefulStop.installForProcess(err);
     }
 
     @Override
@@ -77,6 +95,20 @@ public final class IngestCommand implements Subcommand {
         return new Run(o, split.delivery(), out, err).execute();
     }
 
+    /** A stop was requested while the command waited, before it started anything. */
+    private static final class StoppedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /** The job ended with a failure (not a stop). */
+    private static final class JobFailedException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        JobFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** One execution of the command. */
     private static final class Run {
         private final IngestOptions o;
@@ -84,9 +116,11 @@ public final class IngestCommand implements Subcommand {
         private ClientDelivery delivery;
         private final PrintStream out;
         private final PrintStream err;
-        private final AtomicBoolean stopRequested = new AtomicBoolean();
+        private GracefulStop stop;
         private volatile JobClient client;
         private java.util.OptionalLong totalRows = java.util.OptionalLong.empty();
+        private S3Source<Block> sourceForNames;
+        private ObjectStoreClient describer;
 
         Run(IngestOptions o, DeliveryCliOptions deliveryOptions, PrintStream out, PrintStream err) {
             this.o = o;
@@ -96,6 +130,15 @@ public final class IngestCommand implements Subcommand {
         }
 
         int execute() throws Exception {
+            try (GracefulStop installed = GracefulStop.install(err)) {
+                stop = installed;
+                return executeWithStop();
+            } catch (StoppedException e) {
+                return 0;
+            }
+        }
+
+        private int executeWithStop() throws Exception {
             String ddl = readDdl();
             // the form the engine stores and compares (normalized by the DDL parser)
             String storedForm = parseDdl(ddl).ddl();
@@ -103,6 +146,7 @@ public final class IngestCommand implements Subcommand {
             checkTableDirectory(storedForm);
             IngestSettings settings = IngestSettings.parse(o.settings());
             S3Source<Block> source = IngestPipeline.source(o, schema, settings);
+            sourceForNames = source;
             MergeTreeSink<Block> sink = IngestPipeline.sink(o, ddl, settings);
 
             ObjectPreflight.Listing listing = ObjectPreflight.list(source);
@@ -134,6 +178,13 @@ public final class IngestCommand implements Subcommand {
                 err.println("delivering every commit into " + partDelivery.target());
             }
 
+            if (stop.requested()) {
+                err.println(
+                        "stopped before the job started ("
+                                + stop.signalName()
+                                + "); nothing written");
+                return 0;
+            }
             // from here on the table directory is written to
             String key = IngestPipeline.ingestKey(o);
             Files.createDirectories(o.tablePath());
@@ -146,7 +197,7 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.start();
                 }
-                int code = run(state, source, sink, listing);
+                int code = run(state, schema, settings, source, sink, listing);
                 if (delivery != null) {
                     long[] totals = delivery.finish();
                     err.printf(
@@ -161,12 +212,17 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.close();
                 }
+                if (describer != null) {
+                    describer.close();
+                }
             }
         }
 
         private int run(
                 IngestState state,
-                S3Source<Block> source,
+                TableSchema schema,
+                IngestSettings settings,
+                S3Source<Block> listed,
                 MergeTreeSink<Block> sink,
                 ObjectPreflight.Listing listing)
                 throws Exception {
@@ -176,29 +232,62 @@ public final class IngestCommand implements Subcommand {
                 state.setPartLogStart(progress.partLogLines());
             }
             long logStart = state.partLogStart().get();
+            if (o.startOver()) {
+                logStart = startOver(state, progress, logStart, listing);
+            }
             if (state.finished() && !o.continuous()) {
                 err.println(
                         "this ingest already finished (state in "
                                 + state.directory()
-                                + "); nothing to do. Delete that directory to ingest again.");
-                printSummary(progress.snapshot(logStart), null);
+                                + "); nothing to do. (--start-over would read every object again"
+                                + " and add its rows to the table a second time.)");
+                printSummary(progress.snapshot(logStart), null, List.of());
                 return 0;
             }
 
             if (o.jobmanager() != null && awaitPreviousRemoteJob(state, progress, logStart)) {
-                if (!o.continuous()) {
-                    state.markFinished();
-                }
-                printSummary(progress.snapshot(logStart), null);
-                return 0;
+                return finish(state, progress, logStart, null, false);
             }
+
+            List<S3ObjectSplit> resume = null;
+            if (!o.continuous() && state.latestSnapshot().isEmpty()) {
+                List<S3ObjectSplit> parked = state.failedObjects();
+                if (!parked.isEmpty()) {
+                    FailedObjectsResume.Plan plan = resumePlan(listed, parked, listing);
+                    err.println(
+                            "the last run of this ingest could not read "
+                                    + plan.notes().size()
+                                    + (plan.notes().size() == 1 ? " object" : " objects")
+                                    + "; reading exactly what is missing of "
+                                    + (plan.notes().size() == 1 ? "it" : "them")
+                                    + ":");
+                    for (String note : plan.notes()) {
+                        err.println("  " + note);
+                    }
+                    if (plan.splits().isEmpty()) {
+                        state.markFinished();
+                        err.println("nothing left to read: done");
+                        printSummary(progress.snapshot(logStart), null, List.of());
+                        return 0;
+                    }
+                    resume = plan.splits();
+                }
+            }
+            Files.deleteIfExists(state.runReport());
+            S3Source<Block> source =
+                    IngestPipeline.source(o, schema, settings, state.runReport(), resume);
 
             Configuration conf = flinkConfiguration(state);
             StreamExecutionEnvironment env = environment(conf);
             IngestPipeline.addTo(env, source, sink, o);
-            installStopHandler(state);
+            stop.setSavepointDirectory(state.savepointsDirectory().toUri().toString());
+            if (!stop.beginSubmit()) {
+                return stoppedBeforeTheJob(progress, logStart);
+            }
             client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
             state.setJob(client.getJobID().toString(), o.jobmanager());
+            CompletableFuture<?> result = client.getJobExecutionResult();
+            stop.submitted(client, result);
             err.printf(
                     Locale.ROOT,
                     "job %s %s (%s), table %s%n",
@@ -208,13 +297,70 @@ public final class IngestCommand implements Subcommand {
                             : "on the cluster at " + o.jobmanager(),
                     conf.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
                             .map(p -> "resuming from " + p)
-                            .orElse("fresh start"),
+                            .orElse(
+                                    resume == null
+                                            ? "fresh start"
+                                            : "reading " + resume.size() + " resumed splits"),
                     o.tablePath());
 
-            Instant readingStart = awaitEnd(progress, logStart, listing);
-            boolean stopped = stopRequested.get();
-            if (!o.continuous() && !stopped) {
-                state.markFinished();
+            Instant readingStart;
+            try {
+                readingStart = awaitEnd(result, progress, logStart);
+            } catch (JobFailedException e) {
+                stop.ended();
+                if (stop.requested() && stop.cancelled()) {
+                    // checkpoints are retained on cancellation: the next run resumes from the last
+                    err.println(
+                            "stopped: the job was cancelled after its last checkpoint; the next run"
+                                    + " resumes from it");
+                    printSummary(progress.snapshot(logStart), null, List.of());
+                    return 0;
+                }
+                throw e;
+            }
+            stop.ended();
+            boolean stopped = stop.savepoint(Duration.ofMinutes(1)).isPresent();
+            if (stop.requested() && !stopped) {
+                err.println(
+                        stop.signalName()
+                                + " came when the job had already finished its input: not"
+                                + " stopped, finished");
+            }
+            return finish(state, progress, logStart, readingStart, stopped);
+        }
+
+        /** A stop was requested before the job was submitted: nothing to stop, exit 0. */
+        private int stoppedBeforeTheJob(TableProgress progress, long logStart) throws IOException {
+            err.println(
+                    "stopped before the job started ("
+                            + stop.signalName()
+                            + "); nothing of this run was committed, the next run goes on from"
+                            + " where the last one ended");
+            printSummary(progress.snapshot(logStart), null, List.of());
+            return 0;
+        }
+
+        /**
+         * After the job ended (or a previous remote job did): a bounded ingest that read everything
+         * is marked finished; one that parked objects records them (the next run reads exactly what
+         * is missing of them) and exits with {@link #EXIT_FAILED_OBJECTS}. A stopped job keeps its
+         * savepoint. Prints the done line and the summary.
+         */
+        private int finish(
+                IngestState state,
+                TableProgress progress,
+                long logStart,
+                Instant readingStart,
+                boolean stopped)
+                throws IOException {
+            List<S3ObjectSplit> failed = FailedObjectsReport.read(state.runReport().toString());
+            boolean bounded = !o.continuous() && !stopped;
+            if (bounded) {
+                if (failed.isEmpty()) {
+                    state.markFinished();
+                } else {
+                    state.recordFailedObjects();
+                }
             }
             TableProgress.Snapshot s = progress.snapshot(logStart);
             err.printf(
@@ -225,8 +371,94 @@ public final class IngestCommand implements Subcommand {
                     s.partsWritten(),
                     s.merges(),
                     s.activeParts());
-            printSummary(s, readingStart);
-            return 0;
+            if (!failed.isEmpty()) {
+                err.printf(
+                        Locale.ROOT,
+                        "%d %s could not be read%s; every other row is committed:%n",
+                        failed.size(),
+                        failed.size() == 1 ? "object" : "objects (or byte ranges of objects)",
+                        o.continuous() ? " and stay parked" : "");
+                for (S3ObjectSplit f : failed) {
+                    err.printf(
+                            Locale.ROOT,
+                            "  %s: %,d rows committed; %s%n",
+                            objectName(f),
+                            f.rowsRead(),
+                            f.failure().orElse(""));
+                }
+                if (bounded) {
+                    err.println(
+                            "fix them and run the same command again: it reads exactly what is"
+                                    + " missing (an object with no committed rows anew, whatever"
+                                    + " its version; a changed one with committed rows only with"
+                                    + " --resume-changed-objects)");
+                }
+            }
+            printSummary(s, readingStart, failed);
+            return bounded && !failed.isEmpty() ? EXIT_FAILED_OBJECTS : 0;
+        }
+
+        /** What to read of the parked objects of the last finished run, given the objects now. */
+        private FailedObjectsResume.Plan resumePlan(
+                S3Source<Block> listed,
+                List<S3ObjectSplit> parked,
+                ObjectPreflight.Listing listing) {
+            Map<String, ObjectSummary> byKey = new HashMap<>();
+            for (ObjectSummary os : listing.objects()) {
+                byKey.put(os.key(), os);
+            }
+            return FailedObjectsResume.plan(
+                    parked, byKey, listed.splitPlanner(), o.resumeChangedObjects(), this::describe);
+        }
+
+        /**
+         * {@code --start-over}: says what it does to the table, then forgets this ingest's state.
+         * Returns the new start of the part log count.
+         */
+        private long startOver(
+                IngestState state,
+                TableProgress progress,
+                long logStart,
+                ObjectPreflight.Listing listing)
+                throws IOException {
+            TableProgress.Snapshot before = progress.snapshot(logStart);
+            long now = progress.partLogLines();
+            err.printf(
+                    Locale.ROOT,
+                    "--start-over: forgetting this ingest's state in %s (%s). The %,d rows its"
+                            + " earlier runs committed stay in %s; every one of the %d objects"
+                            + " matching %s is read again from the start, so the table will hold"
+                            + " %s rows twice. (For a clean copy, ingest into a new --table-path.)%n",
+                    state.directory(),
+                    state.finished()
+                            ? "finished"
+                            : state.failedObjects().isEmpty()
+                                    ? "not finished"
+                                    : "finished but for "
+                                            + state.failedObjects().size()
+                                            + " failed objects",
+                    before.rows(),
+                    o.tablePath(),
+                    listing.objects().size(),
+                    o.source(),
+                    before.rows() == 0 ? "no" : "those");
+            state.startOver(now);
+            return now;
+        }
+
+        private String describe(String key) {
+            if (describer == null) {
+                describer = sourceForNames.storeConfig().createClient();
+            }
+            return describer.describe(key);
+        }
+
+        private String objectName(S3ObjectSplit f) {
+            return describe(f.key())
+                    + (f.isWholeObject()
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT, " bytes [%d, %d)", f.rangeStart(), f.rangeEnd()));
         }
 
         /**
@@ -256,6 +488,17 @@ public final class IngestCommand implements Subcommand {
                             + ": waiting for it instead of starting another");
             long nextProgress = 0;
             while (st.isPresent() && !RemoteJobs.TERMINAL.contains(st.get())) {
+                if (stop.requested()) {
+                    err.println(
+                            "stopped waiting ("
+                                    + stop.signalName()
+                                    + "); job "
+                                    + id
+                                    + " still runs on "
+                                    + o.jobmanager()
+                                    + ", and the next run waits for it again");
+                    throw new StoppedException();
+                }
                 Thread.sleep(POLL.toMillis());
                 if (System.nanoTime() >= nextProgress) {
                     nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
@@ -395,60 +638,9 @@ public final class IngestCommand implements Subcommand {
             return env;
         }
 
-        /** SIGTERM / SIGINT: stop the job with a savepoint (its last commit), then exit 0. */
-        private void installStopHandler(IngestState state) {
-            sun.misc.SignalHandler handler =
-                    sig -> {
-                        if (!stopRequested.compareAndSet(false, true)) {
-                            return;
-                        }
-                        err.println("SIG" + sig.getName() + ": stopping with a savepoint...");
-                        JobClient c = client;
-                        if (c == null) {
-                            System.exit(130);
-                        }
-                        Thread t =
-                                new Thread(
-                                        () -> {
-                                            try {
-                                                String path =
-                                                        c.stopWithSavepoint(
-                                                                        false,
-                                                                        state.savepointsDirectory()
-                                                                                .toUri()
-                                                                                .toString(),
-                                                                        SavepointFormatType
-                                                                                .CANONICAL)
-                                                                .get(5, TimeUnit.MINUTES);
-                                                err.println("savepoint: " + path);
-                                            } catch (Exception e) {
-                                                err.println(
-                                                        "stop with savepoint failed: "
-                                                                + e.getMessage()
-                                                                + "; cancelling (the next run"
-                                                                + " resumes from the last"
-                                                                + " checkpoint)");
-                                                c.cancel();
-                                            }
-                                        },
-                                        "s3-mergetree-stop");
-                        t.setDaemon(true);
-                        t.start();
-                    };
-            for (String sig : List.of("TERM", "INT")) {
-                try {
-                    Signal.handle(new Signal(sig), handler);
-                } catch (IllegalArgumentException e) {
-                    // not supported on this platform: the default handling applies
-                }
-            }
-        }
-
         /** Waits for the job's end with progress lines; returns when reading started. */
-        private Instant awaitEnd(
-                TableProgress progress, long logStart, ObjectPreflight.Listing listing)
+        private Instant awaitEnd(CompletableFuture<?> result, TableProgress progress, long logStart)
                 throws Exception {
-            CompletableFuture<?> result = client.getJobExecutionResult();
             Instant readingStart = null;
             long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
             while (!result.isDone()) {
@@ -478,7 +670,7 @@ public final class IngestCommand implements Subcommand {
             try {
                 result.get();
             } catch (ExecutionException e) {
-                throw new IllegalStateException(
+                throw new JobFailedException(
                         "the job failed: " + S3MergeTreeCommand.innermostMessage(e.getCause()),
                         e.getCause());
             }
@@ -512,15 +704,31 @@ public final class IngestCommand implements Subcommand {
                     secs);
         }
 
-        private void printSummary(TableProgress.Snapshot s, Instant readingStart) {
+        private void printSummary(
+                TableProgress.Snapshot s, Instant readingStart, List<S3ObjectSplit> failed) {
             double seconds = secondsSince(readingStart, s.lastEvent());
             double insertSeconds = secondsSince(readingStart, s.lastNewPart());
+            StringBuilder failedJson = new StringBuilder("[");
+            for (S3ObjectSplit f : failed) {
+                if (failedJson.length() > 1) {
+                    failedJson.append(',');
+                }
+                failedJson
+                        .append("{\"object\":")
+                        .append(jsonString(objectName(f)))
+                        .append(",\"rows_committed\":")
+                        .append(f.rowsRead())
+                        .append(",\"error\":")
+                        .append(jsonString(f.failure().orElse("")))
+                        .append('}');
+            }
+            failedJson.append(']');
             out.printf(
                     Locale.ROOT,
                     "{\"rows\":%d,\"bytes_uncompressed\":%d,\"seconds\":%.3f,\"rows_per_s\":%.0f,"
                             + "\"insert_seconds\":%.3f,"
                             + "\"parts_written\":%d,\"active_parts\":%d,\"merges\":%d,"
-                            + "\"rows_skipped\":%s}%n",
+                            + "\"rows_skipped\":%s,\"failed_objects\":%s}%n",
                     s.rows(),
                     s.bytesUncompressed(),
                     seconds,
@@ -529,8 +737,32 @@ public final class IngestCommand implements Subcommand {
                     s.partsWritten(),
                     s.activeParts(),
                     s.merges(),
-                    rowsSkipped());
+                    rowsSkipped(),
+                    failedJson);
             out.flush();
+        }
+
+        /** {@code v} as a JSON string literal. */
+        static String jsonString(String v) {
+            StringBuilder b = new StringBuilder("\"");
+            for (int i = 0; i < v.length(); i++) {
+                char c = v.charAt(i);
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    case '\n' -> b.append("\\n");
+                    case '\r' -> b.append("\\r");
+                    case '\t' -> b.append("\\t");
+                    default -> {
+                        if (c < 0x20) {
+                            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                        } else {
+                            b.append(c);
+                        }
+                    }
+                }
+            }
+            return b.append('"').toString();
         }
 
         /**

@@ -35,7 +35,9 @@ public record IngestOptions(
         String jobmanager,
         Path jobJar,
         List<String> flinkConfig,
-        boolean verbose) {
+        boolean verbose,
+        boolean resumeChangedObjects,
+        boolean startOver) {
 
     static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
     static final Duration DEFAULT_DISCOVERY_INTERVAL = Duration.ofSeconds(10);
@@ -47,7 +49,8 @@ public record IngestOptions(
                     + " --s3-secret-key S] [--s3-path-style] [--parallelism N] [--setting"
                     + " name=value]... [--checkpoint-interval 10s] [--continuous"
                     + " [--discovery-interval 10s]] [--optimize-final] [--jobmanager HOST:PORT]"
-                    + " [--job-jar JAR] [--flink-config key=value]... [--verbose]";
+                    + " [--job-jar JAR] [--flink-config key=value]... [--resume-changed-objects]"
+                    + " [--start-over] [--verbose]";
 
     private static final Set<String> VALUED =
             Set.of(
@@ -67,7 +70,13 @@ public record IngestOptions(
                     "--job-jar",
                     "--flink-config");
     private static final Set<String> FLAGS =
-            Set.of("--s3-path-style", "--continuous", "--optimize-final", "--verbose");
+            Set.of(
+                    "--s3-path-style",
+                    "--continuous",
+                    "--optimize-final",
+                    "--verbose",
+                    "--resume-changed-objects",
+                    "--start-over");
     private static final Set<String> REPEATABLE = Set.of("--setting", "--flink-config");
 
     /** Parses the arguments after {@code ingest}. */
@@ -130,7 +139,9 @@ public record IngestOptions(
                 jobmanager,
                 a.get("--job-jar").map(p -> Paths.get(p).toAbsolutePath()).orElse(null),
                 List.copyOf(a.all("--flink-config")),
-                a.has("--verbose"));
+                a.has("--verbose"),
+                a.has("--resume-changed-objects"),
+                a.has("--start-over"));
     }
 
     /** Whether the source is a local {@code file://} glob. */

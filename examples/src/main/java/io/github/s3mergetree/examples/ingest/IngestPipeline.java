@@ -8,11 +8,14 @@ import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
+import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -56,8 +59,28 @@ public final class IngestPipeline {
     /** The source of the ingest; {@link IllegalArgumentException} names a bad option. */
     public static S3Source<Block> source(
             IngestOptions o, TableSchema schema, IngestSettings settings) {
+        return source(o, schema, settings, null, null);
+    }
+
+    /**
+     * The source of the ingest, parking failed objects and listing them in {@code
+     * failedObjectsReport} when that is given (unless {@code s3.failed-objects} is set), and
+     * reading exactly {@code splits} instead of listing when those are given.
+     */
+    public static S3Source<Block> source(
+            IngestOptions o,
+            TableSchema schema,
+            IngestSettings settings,
+            @Nullable java.nio.file.Path failedObjectsReport,
+            @Nullable List<S3ObjectSplit> splits) {
         Configuration conf = new Configuration();
         settings.source().forEach(conf::setString);
+        if (failedObjectsReport != null) {
+            conf.set(S3SourceOptions.FAILED_OBJECTS_REPORT, failedObjectsReport.toString());
+            if (!conf.contains(S3SourceOptions.FAILED_OBJECTS)) {
+                conf.set(S3SourceOptions.FAILED_OBJECTS, S3SourceOptions.FailedObjects.PARK);
+            }
+        }
         String compression = conf.get(S3SourceOptions.COMPRESSION);
         S3SourceBuilder<Block> b =
                 S3Source.builder(
@@ -84,6 +107,9 @@ public final class IngestPipeline {
             b.setBounded();
         }
         b.setOptions(conf);
+        if (splits != null) {
+            b.setSplits(splits);
+        }
         return b.build();
     }
 

@@ -31,7 +31,8 @@ public final class IngestSettings {
                     "primary-key",
                     "settings",
                     "table-name",
-                    "discovery-interval");
+                    "discovery-interval",
+                    "s3.failed-objects.report");
 
     private final Map<String, String> source = new TreeMap<>();
     private final Map<String, String> sink = new TreeMap<>();

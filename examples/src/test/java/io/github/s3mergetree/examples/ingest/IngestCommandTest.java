@@ -120,6 +120,30 @@ class IngestCommandTest {
         assertThat(IngestFixture.tableRows(table)).isEqualTo(12000);
     }
 
+    /**
+     * {@code --start-over} is the only way to read a finished ingest's objects again, and it says
+     * first what it does to the table: the committed rows stay and will be there twice.
+     */
+    @Test
+    void startOverSaysItDoublesTheRowsAndDoes() throws Exception {
+        Path table = tmp.resolve("t-start-over");
+        List<String> args = fx.ingestArgs(table, "--checkpoint-interval", "1s");
+        assertThat(IngestFixture.runInProcess(args).code()).isZero();
+        assertThat(IngestFixture.tableRows(table)).isEqualTo(12000);
+        List<String> over = new ArrayList<>(args);
+        over.add("--start-over");
+        IngestFixture.Result r = IngestFixture.runInProcess(over);
+        assertThat(r.code()).as("stderr:\n%s", r.err()).isZero();
+        assertThat(r.err())
+                .contains("--start-over: forgetting this ingest's state")
+                .contains("(finished)")
+                .contains("The 12,000 rows its earlier runs committed stay in " + table)
+                .contains("every one of the 4 objects")
+                .contains("the table will hold those rows twice");
+        assertThat(r.field("rows")).isEqualTo(12000); // this ingest's rows since the start-over
+        assertThat(IngestFixture.tableRows(table)).isEqualTo(24000);
+    }
+
     @Test
     void missingOptionIsAUsageError() {
         IngestFixture.Result r =

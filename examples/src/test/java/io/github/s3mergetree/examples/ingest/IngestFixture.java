@@ -68,6 +68,39 @@ final class IngestFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * Adds a Parquet file of {@code rows} posts whose object holds only its first half (a truncated
+     * upload); returns the whole file, kept aside, for {@link #replaceObject}. The judge counts its
+     * rows: the test is expected to put the whole file in place before judging.
+     */
+    Path addTruncatedFile(long rows) throws IOException {
+        Path f =
+                store.resolve(BUCKET)
+                        .resolve("posts")
+                        .resolve(String.format(Locale.ROOT, "part-%05d.parquet", files.size()));
+        Path whole = root.resolve("aside").resolve(f.getFileName());
+        Files.createDirectories(whole.getParent());
+        gen.write(whole, nextId, rows);
+        byte[] b = Files.readAllBytes(whole);
+        Path staging = root.resolve("staging").resolve(f.getFileName());
+        Files.createDirectories(staging.getParent());
+        Files.write(staging, java.util.Arrays.copyOf(b, b.length / 2));
+        Files.createDirectories(f.getParent());
+        Files.move(staging, f, StandardCopyOption.ATOMIC_MOVE);
+        nextId += rows;
+        files.add(f);
+        return whole;
+    }
+
+    /** Replaces the object of bucket file {@code name} (under posts/) by {@code content}. */
+    void replaceObject(String name, Path content) throws IOException {
+        Path f = store.resolve(BUCKET).resolve("posts").resolve(name);
+        Path staging = root.resolve("staging").resolve(name);
+        Files.createDirectories(staging.getParent());
+        Files.copy(content, staging, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(staging, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
     long rowsWritten() {
         return nextId - 1;
     }
@@ -141,11 +174,17 @@ final class IngestFixture implements AutoCloseable {
                 args, name, List.of("-Ds3mergetree.log.file=" + root.resolve(name + ".log")));
     }
 
-    /** Starts the command in a child JVM with the given JVM options (no log file option). */
+    /**
+     * Starts the command in a child JVM with the given JVM options (no log file option: the
+     * command's default).
+     */
     Process startChild(List<String> args, String name, List<String> jvmOptions) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx768m");
+        // the command's own log configuration, as a real run has: a test jar on the classpath
+        // brings a log4j2-test.properties (console logging), which log4j would prefer
+        cmd.add("-Dlog4j2.configurationFile=classpath:log4j2.properties");
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

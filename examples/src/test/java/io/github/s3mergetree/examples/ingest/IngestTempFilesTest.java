@@ -28,12 +28,7 @@ class IngestTempFilesTest {
         Path javaTmp = Files.createDirectories(tmp.resolve("java-tmp"));
         String user = System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_");
         Path base = javaTmp.resolve("s3-mergetree-" + user);
-        // the command's own log configuration (a test jar on the classpath brings a
-        // log4j2-test.properties, which log4j would prefer)
-        List<String> jvm =
-                List.of(
-                        "-Djava.io.tmpdir=" + javaTmp,
-                        "-Dlog4j2.configurationFile=classpath:log4j2.properties");
+        List<String> jvm = List.of("-Djava.io.tmpdir=" + javaTmp);
         try (IngestFixture fx = new IngestFixture(tmp.resolve("fx"))) {
             fx.addFiles(6, 4000);
             Path table = tmp.resolve("table");

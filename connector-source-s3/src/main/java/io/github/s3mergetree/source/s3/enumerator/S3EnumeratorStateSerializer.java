@@ -14,11 +14,12 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /**
  * Versioned serializer of {@link S3EnumeratorState}. Version 1: pending split count + splits (the
  * split serializer's version-1 layout), listing-done flag, last key (flag + UTF), tracked key count
- * + (UTF key, long millis), parked count + (UTF key, UTF reason).
+ * + (UTF key, long millis), parked count + (UTF key, UTF reason). Version 2 (current): the same
+ * with the splits in the split serializer's version-2 layout.
  */
 public final class S3EnumeratorStateSerializer
         implements SimpleVersionedSerializer<S3EnumeratorState> {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -53,15 +54,15 @@ public final class S3EnumeratorStateSerializer
 
     @Override
     public S3EnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version != 1 && version != 2) {
             throw new IOException(
-                    "unknown S3EnumeratorState serializer version " + version + " (known: 1)");
+                    "unknown S3EnumeratorState serializer version " + version + " (known: 1, 2)");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         int n = in.readInt();
         List<S3ObjectSplit> pending = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            pending.add(S3ObjectSplitSerializer.read(in));
+            pending.add(S3ObjectSplitSerializer.read(in, version));
         }
         boolean done = in.readBoolean();
         String lastKey = in.readBoolean() ? in.readUTF() : null;

@@ -37,7 +37,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Listing runs on Flink's enumerator worker thread; all state changes run in the coordinator
  * thread. In bounded mode no split is assigned before the listing completed, so a restored
- * enumerator whose listing had not completed simply lists again.
+ * enumerator whose listing had not completed simply lists again. A source given explicit splits
+ * ({@code S3SourceBuilder#setSplits}) starts with them pending and never lists.
+ *
+ * <p>Parked (failed) splits are owned by the readers, whose checkpoints hold them; the enumerator
+ * learns of them by {@link SplitFailedEvent}s, counts each once (metric {@code parkedObjects}) and
+ * rewrites {@code s3.failed-objects.report} ({@link FailedObjectsReport}) when one arrives and when
+ * it closes.
  */
 public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, S3EnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(S3SourceEnumerator.class);
@@ -56,7 +62,9 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
     private final ArrayDeque<S3ObjectSplit> pending = new ArrayDeque<>();
     private final Set<Integer> waitingReaders = new LinkedHashSet<>();
     private final Map<String, String> parked = new LinkedHashMap<>();
-    private final Map<String, Integer> failures = new LinkedHashMap<>();
+    private final Map<String, S3ObjectSplit> failedSplits = new LinkedHashMap<>();
+    @Nullable private final String reportPath;
+    private boolean reportWritten;
     private final S3SourceMetrics metrics;
     private boolean initialListingDone;
     private ObjectStoreClient client;
@@ -89,6 +97,7 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
         this.initialListingDone = state.initialListingDone();
         this.startAfterSnapshot = discovery.startAfter();
         this.metrics = new S3SourceMetrics(context.metricGroup());
+        this.reportPath = options.getOptional(S3SourceOptions.FAILED_OBJECTS_REPORT).orElse(null);
         context.metricGroup().setUnassignedSplitsGauge(() -> (long) pending.size());
     }
 
@@ -220,31 +229,48 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
         // readers ask for splits themselves
     }
 
+    /**
+     * A reader parked a failed split (when it failed, or again after a restore): recorded, counted
+     * once, excluded from later discoveries and written to the report. The readers retried it
+     * already; it is not read again.
+     */
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
         if (sourceEvent instanceof SplitFailedEvent f) {
             S3ObjectSplit split = f.split();
-            int n = failures.merge(split.splitId(), 1, Integer::sum);
-            int retries = options.get(S3SourceOptions.S3QUEUE_LOADING_RETRIES);
-            if (n > retries) {
+            S3ObjectSplit before = failedSplits.put(split.splitId(), split);
+            parked.put(split.key(), f.reason());
+            if (before == null) {
                 LOG.error(
-                        "Parking {} after {} failed attempts; it is not read again: {}",
+                        "Parked {} after {} rows: it is not read again: {}",
                         split,
-                        n,
+                        split.rowsRead(),
                         f.reason());
-                parked.put(split.key(), f.reason());
-                failures.remove(split.splitId());
                 metrics.parked();
-            } else {
-                LOG.warn(
-                        "Reading {} failed (attempt {} of {}), retrying from its last position: {}",
-                        split,
-                        n,
-                        retries + 1,
-                        f.reason());
-                pending.addLast(split);
             }
-            assignPending();
+            if (!split.equals(before)) {
+                writeReport();
+            }
+        }
+    }
+
+    /** The parked splits reported so far, by split id (tests). */
+    Map<String, S3ObjectSplit> failedSplits() {
+        return java.util.Collections.unmodifiableMap(failedSplits);
+    }
+
+    private void writeReport() {
+        if (reportPath == null) {
+            return;
+        }
+        try {
+            FailedObjectsReport.write(
+                    reportPath,
+                    failedSplits.values(),
+                    key -> client == null ? key : client.describe(key));
+            reportWritten = true;
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Could not write the failed objects report {}", reportPath, e);
         }
     }
 
@@ -265,6 +291,9 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
 
     @Override
     public void close() throws IOException {
+        if (reportWritten || !failedSplits.isEmpty()) {
+            writeReport();
+        }
         if (lister != null) {
             lister.close();
         }

@@ -928,7 +928,9 @@ final class ParquetColumnDecoder {
                         ByteBuffer bb = ByteBuffer.wrap(b.getBytes());
                         return new UUID(bb.getLong(), bb.getLong());
                     }
-                    return new String(b.getBytes(), StandardCharsets.UTF_8);
+                    // the bytes as they are: a String column stores them unchanged, other types
+                    // parse them as text, and a message shows bytes that are not UTF-8 as \xNN
+                    return b.getBytes();
                 }
         }
     }

@@ -164,8 +164,39 @@ public final class S3SourceOptions {
                     .intType()
                     .defaultValue(3)
                     .withDescription(
-                            "Continuous mode: how often an object whose read fails is retried"
-                                    + " (from its last position) before it is parked and reported.");
+                            "When failed objects are parked (s3.failed-objects): how often an object"
+                                    + " whose read fails is retried, by the same reader from its last"
+                                    + " emitted row and with backoff, before it is parked and"
+                                    + " reported. Parse errors and changed objects are parked at"
+                                    + " once (a retry would fail the same way).");
+
+    /** What a failed object does to the job. */
+    public static final ConfigOption<FailedObjects> FAILED_OBJECTS =
+            ConfigOptions.key("s3.failed-objects")
+                    .enumType(FailedObjects.class)
+                    .noDefaultValue()
+                    .withDescription(
+                            "FAIL: an object that cannot be read (parse error, corruption, changed"
+                                    + " while read, S3 retries exhausted) fails the job, and Flink"
+                                    + " restarts it from the last checkpoint. PARK: after"
+                                    + " s3queue_loading_retries it is parked with its error and the"
+                                    + " rows it delivered, and the job goes on with the other objects"
+                                    + " (as ClickHouse's S3Queue keeps failed files); a bounded job"
+                                    + " then finishes without it and lists it in"
+                                    + " s3.failed-objects.report. Default: FAIL when bounded, PARK in"
+                                    + " continuous mode.");
+
+    /** Where the parked objects are listed. */
+    public static final ConfigOption<String> FAILED_OBJECTS_REPORT =
+            ConfigOptions.key("s3.failed-objects.report")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A file (any Flink file system URI, or a local path) the enumerator"
+                                    + " rewrites whenever an object is parked and when it closes: a"
+                                    + " JSON list of the parked objects with their error, position"
+                                    + " and rows delivered (FailedObjectsReport). Unset: parked objects"
+                                    + " are only logged and counted (metric parkedObjects).");
 
     /** Time zone for DateTime values without an explicit zone (ClickHouse's setting). */
     public static final ConfigOption<String> SESSION_TIMEZONE =
@@ -297,6 +328,15 @@ public final class S3SourceOptions {
                     .defaultValue(true)
                     .withDescription(
                             "Start downloading the next split while the current one is parsed.");
+
+    /** What a failed object does to the job ({@link #FAILED_OBJECTS}). */
+    @PublicEvolving
+    public enum FailedObjects {
+        /** Fail the job; Flink restarts it from the last checkpoint. */
+        FAIL,
+        /** Park the object (not read again), report it and go on with the others. */
+        PARK
+    }
 
     /** Every option of this class (the SQL source accepts them all as table options). */
     public static java.util.List<ConfigOption<?>> all() {

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.reader;
 
+import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitState;
 import javax.annotation.Nullable;
@@ -9,7 +10,8 @@ import org.apache.flink.connector.base.source.reader.RecordEmitter;
 
 /**
  * Emits a decoded record (as it is, or through a {@link RecordExpander}) and moves its split's
- * position past it, in one step on the task thread.
+ * position past it, in one step on the task thread, counting the rows it carries (a {@link Block}'s
+ * rows; one for any other record type).
  *
  * @param <B> what the format decodes
  * @param <T> what the source emits
@@ -36,6 +38,11 @@ public final class S3RecordEmitter<B, T>
         } else {
             expander.emit(element.record(), output);
         }
-        splitState.setPosition(element.offset(), element.recordsToSkip());
+        splitState.setPosition(element.offset(), element.recordsToSkip(), rows(element.record()));
+    }
+
+    /** The rows of a decoded record: a block's row count, else 1. */
+    static long rows(Object record) {
+        return record instanceof Block b ? b.rows() : 1;
     }
 }

@@ -5,6 +5,9 @@ import io.github.s3mergetree.source.s3.format.PositionedRecord;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitState;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
@@ -20,6 +23,14 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
  * downloads while the current one is parsed) and again whenever at most one unfinished split is
  * left.
  *
+ * <p>Parked splits (failed, {@code s3.failed-objects = PARK}) stay in this reader's checkpointed
+ * state, at the position and with the rows read when they failed, and are reported to the
+ * enumerator ({@link SplitFailedEvent}) when they fail and again whenever the reader starts from a
+ * checkpoint holding them. Why here and not only in the enumerator: the reader's state is aligned
+ * with the records it emitted (the same checkpoint barrier), an event to the enumerator is not; a
+ * failure recorded only by the enumerator could be lost, or kept for a split a restore rolled back.
+ * So the enumerator's list of parked splits is always rebuilt from, and equal to, the readers'.
+ *
  * @param <B> what the format decodes
  * @param <T> what the source emits
  */
@@ -31,10 +42,16 @@ public final class S3SourceReader<B, T>
     private final Map<String, String> failures;
     private final int prefetchDepth;
 
+    /** Parked splits by split id (task thread only). */
+    private final Map<String, S3ObjectSplit> parked = new LinkedHashMap<>();
+
+    private final List<S3ObjectSplit> toReport = new ArrayList<>();
+    private boolean started;
+
     /**
      * @param expander how a decoded record becomes output records; null: as it is
-     * @param failures split id → reason of splits whose read failed (continuous mode), filled by
-     *     the split reader; null in bounded mode
+     * @param failures split id → reason of splits whose read failed, filled by the split reader
+     *     when failed objects are parked; null when failures are fatal
      */
     public S3SourceReader(
             Supplier<SplitReader<PositionedRecord<B>, S3ObjectSplit>> splitReaderSupplier,
@@ -52,6 +69,11 @@ public final class S3SourceReader<B, T>
 
     @Override
     public void start() {
+        started = true;
+        for (S3ObjectSplit s : toReport) {
+            context.sendSourceEventToCoordinator(new SplitFailedEvent(s, s.failure().orElse("")));
+        }
+        toReport.clear();
         int initial = config.get(S3SourceOptions.PREFETCH) ? 2 : 1;
         if (getNumberOfCurrentlyAssignedSplits() == 0) {
             for (int i = 0; i < initial; i++) {
@@ -60,15 +82,48 @@ public final class S3SourceReader<B, T>
         }
     }
 
+    /** Takes parked splits (restored from a checkpoint) aside; the others are read. */
+    @Override
+    public void addSplits(List<S3ObjectSplit> splits) {
+        List<S3ObjectSplit> toRead = new ArrayList<>(splits.size());
+        for (S3ObjectSplit s : splits) {
+            if (s.isFailed()) {
+                park(s);
+            } else {
+                toRead.add(s);
+            }
+        }
+        if (!toRead.isEmpty() || splits.isEmpty()) {
+            super.addSplits(toRead);
+        }
+    }
+
+    private void park(S3ObjectSplit failed) {
+        parked.put(failed.splitId(), failed);
+        if (started) {
+            context.sendSourceEventToCoordinator(
+                    new SplitFailedEvent(failed, failed.failure().orElse("")));
+        } else {
+            toReport.add(failed);
+        }
+    }
+
+    @Override
+    public List<S3ObjectSplit> snapshotState(long checkpointId) {
+        List<S3ObjectSplit> state = new ArrayList<>(super.snapshotState(checkpointId));
+        state.addAll(parked.values());
+        return state;
+    }
+
     @Override
     protected void onSplitFinished(Map<String, S3ObjectSplitState> finishedSplitIds) {
         if (failures != null) {
             for (Map.Entry<String, S3ObjectSplitState> e : finishedSplitIds.entrySet()) {
                 String reason = failures.remove(e.getKey());
                 if (reason != null) {
-                    // every record fetched before the failure has been emitted: resume after them
-                    context.sendSourceEventToCoordinator(
-                            new SplitFailedEvent(e.getValue().toSplit(), reason));
+                    // every record fetched before the failure has been emitted: it is parked
+                    // after them, with the rows they carried
+                    park(e.getValue().toSplit().withFailure(reason));
                 }
             }
         }
@@ -76,6 +131,11 @@ public final class S3SourceReader<B, T>
         if (getNumberOfCurrentlyAssignedSplits() <= prefetchDepth) {
             context.sendSplitRequest();
         }
+    }
+
+    /** The parked splits (tests). */
+    List<S3ObjectSplit> parkedSplits() {
+        return List.copyOf(parked.values());
     }
 
     @Override

@@ -1,9 +1,12 @@
 package io.github.s3mergetree.source.s3.reader;
 
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.objectstore.ObjectChangedException;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.source.s3.format.FormatContext;
 import io.github.s3mergetree.source.s3.format.FormatReader;
+import io.github.s3mergetree.source.s3.format.ObjectFormatException;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
@@ -13,9 +16,11 @@ import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -31,9 +36,17 @@ import org.slf4j.LoggerFactory;
  * downloaded (prefetch, bounded by {@code max_download_threads} objects and as many buffers); large
  * ranges are read ahead by parallel ranged GETs.
  *
- * <p>In continuous mode a split that fails is not fatal: it is reported to the enumerator (with the
- * position of its last emitted record) for a retry or parking; in bounded mode the failure fails
- * the job so that Flink restarts from the last checkpoint.
+ * <p>When failed objects are parked ({@code s3.failed-objects = PARK}, the default in continuous
+ * mode) a split that fails is not fatal: it is retried here, from the position after its last
+ * fetched record, up to {@code s3queue_loading_retries} times with backoff (1 s, doubling, at most
+ * {@code s3_retry_max_backoff_ms}; parse errors and changed objects are not retried), then given up
+ * and recorded for the {@link S3SourceReader} to park once its fetched records are emitted.
+ * Otherwise ({@code FAIL}, the bounded default) the failure fails the job so that Flink restarts
+ * from the last checkpoint.
+ *
+ * <p>A split that has not started but counts rows as read ({@link
+ * S3ObjectSplit#rowsToSkipFromStart()}) is read from the start and that many leading rows are
+ * dropped before anything is emitted (records must be {@link Block}s).
  */
 @org.apache.flink.annotation.Internal
 public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, S3ObjectSplit> {
@@ -50,6 +63,17 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
     private final ArrayDeque<S3ObjectSplit> splits = new ArrayDeque<>();
     private S3ObjectSplit current;
     private FormatReader<T> currentReader;
+
+    // the current split's progress on this thread: the position after its last fetched record
+    // (where a retry resumes), the leading rows still to drop, failed attempts and when to retry
+    private boolean fetchedAny;
+    private long lastOffset;
+    private long lastSkip;
+    private long rowsToDrop;
+    private int attempts;
+    private long retryAtNanos;
+    private final int loadingRetries;
+    private final long maxBackoffMillis;
 
     /** Split id → bytes of splits whose download started and that were not opened yet. */
     private final java.util.Map<String, Long> prefetchedBytes = new java.util.HashMap<>();
@@ -95,6 +119,8 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
         this.prefetchDepth = threads;
         this.prefetchBudget = threads * buffer;
         this.failures = failures;
+        this.loadingRetries = options.get(S3SourceOptions.S3QUEUE_LOADING_RETRIES);
+        this.maxBackoffMillis = Math.max(1, options.get(S3SourceOptions.S3_RETRY_MAX_BACKOFF_MS));
     }
 
     @Override
@@ -102,48 +128,168 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
         if (current == null) {
             current = splits.poll();
             if (current == null) {
-                return new RecordsBySplits.Builder<PositionedRecord<T>>().build();
+                return empty();
             }
             prefetchedBytes.remove(current.splitId());
+            fetchedAny = false;
+            attempts = 0;
+            retryAtNanos = 0;
+            rowsToDrop = current.rowsToSkipFromStart();
             try {
                 currentReader = format.createReader(context, current);
             } catch (IOException | RuntimeException e) {
-                return failed(current, e);
+                return failed(e);
             }
             startPrefetch();
+        } else if (currentReader == null) {
+            // waiting to retry the current split
+            long wait = retryAtNanos - System.nanoTime();
+            if (wait > 0) {
+                sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(wait) + 1, 100));
+                return empty();
+            }
+            S3ObjectSplit from = fetchedAny ? current.withPosition(lastOffset, lastSkip) : current;
+            rowsToDrop = from.rowsToSkipFromStart();
+            try {
+                currentReader = format.createReader(context, from);
+            } catch (IOException | RuntimeException e) {
+                return failed(e);
+            }
         }
         String id = current.splitId();
         List<PositionedRecord<T>> batch;
         try {
             batch = currentReader.nextBatch();
+            if (batch != null && rowsToDrop > 0) {
+                batch = dropLeadingRows(batch);
+            }
         } catch (IOException | RuntimeException e) {
-            return failed(current, e);
+            return failed(e);
         }
         RecordsBySplits.Builder<PositionedRecord<T>> out = new RecordsBySplits.Builder<>();
         if (batch == null) {
             closeCurrent();
             out.addFinishedSplit(id);
-        } else {
+        } else if (!batch.isEmpty()) {
+            PositionedRecord<T> last = batch.get(batch.size() - 1);
+            fetchedAny = true;
+            lastOffset = last.offset();
+            lastSkip = last.recordsToSkip();
             out.addAll(id, batch);
         }
         return out.build();
     }
 
-    private RecordsWithSplitIds<PositionedRecord<T>> failed(S3ObjectSplit split, Exception e)
-            throws IOException {
-        closeCurrent();
+    /** Drops the first {@link #rowsToDrop} rows of the current split from {@code batch}. */
+    @SuppressWarnings("unchecked")
+    private List<PositionedRecord<T>> dropLeadingRows(List<PositionedRecord<T>> batch) {
+        List<PositionedRecord<T>> kept = new ArrayList<>(batch.size());
+        for (PositionedRecord<T> r : batch) {
+            if (rowsToDrop == 0) {
+                kept.add(r);
+                continue;
+            }
+            if (!(r.record() instanceof Block b)) {
+                throw new IllegalStateException(
+                        "cannot skip the first "
+                                + rowsToDrop
+                                + " rows of "
+                                + current
+                                + ": its records are not blocks");
+            }
+            if (b.rows() <= rowsToDrop) {
+                rowsToDrop -= b.rows();
+                continue;
+            }
+            int from = (int) rowsToDrop;
+            Block rest = b.newEmpty(b.rows() - from);
+            rest.appendRange(b, from, b.rows());
+            rowsToDrop = 0;
+            kept.add(new PositionedRecord<>((T) rest, r.offset(), r.recordsToSkip()));
+        }
+        return kept;
+    }
+
+    /**
+     * The current split failed: rethrown when failures are fatal; otherwise retried later (a
+     * transient error, attempts left) or given up and reported as finished with its reason.
+     */
+    private RecordsWithSplitIds<PositionedRecord<T>> failed(Exception e) throws IOException {
+        S3ObjectSplit split = current;
+        closeReader();
         if (failures == null) {
+            closeCurrent();
             if (e instanceof IOException io) {
                 throw io;
             }
             throw (RuntimeException) e;
         }
-        // The reader reports it with the split's last emitted position once those records are out.
-        LOG.warn("Reading {} failed", split, e);
-        failures.put(split.splitId(), String.valueOf(e.getMessage()));
+        attempts++;
+        if (isTransient(e) && attempts <= loadingRetries) {
+            long backoff = Math.min(maxBackoffMillis, 1000L << Math.min(20, attempts - 1));
+            LOG.warn(
+                    "Reading {} failed (attempt {} of {}); retrying from its last read row in {} ms",
+                    split,
+                    attempts,
+                    loadingRetries + 1,
+                    backoff,
+                    e);
+            retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff);
+            return empty();
+        }
+        // The reader parks it with the split's last emitted position once those records are out.
+        LOG.warn("Reading {} failed after {} attempts; giving it up", split, attempts, e);
+        failures.put(split.splitId(), reason(e));
+        closeCurrent();
         RecordsBySplits.Builder<PositionedRecord<T>> out = new RecordsBySplits.Builder<>();
         out.addFinishedSplit(split.splitId());
         return out.build();
+    }
+
+    /**
+     * Whether another attempt may succeed: an I/O error that is neither a format error nor a
+     * changed object anywhere in its causes.
+     */
+    static boolean isTransient(Throwable e) {
+        if (!(e instanceof IOException)) {
+            return false;
+        }
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ObjectFormatException || t instanceof ObjectChangedException) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The failure's message, with its innermost cause's when that adds something. */
+    static String reason(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != e) {
+            String r =
+                    root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+            if (!m.contains(r)) {
+                m = m + ": " + r;
+            }
+        }
+        return m.replace('\n', ' ');
+    }
+
+    private RecordsWithSplitIds<PositionedRecord<T>> empty() {
+        return new RecordsBySplits.Builder<PositionedRecord<T>>().build();
+    }
+
+    private static void sleep(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting to retry");
+        }
     }
 
     /**
@@ -190,6 +336,12 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
     }
 
     private void closeCurrent() {
+        closeReader();
+        current = null;
+    }
+
+    /** Closes the current split's format reader (and drops its prefetched bytes), keeping it. */
+    private void closeReader() {
         if (currentReader != null) {
             try {
                 currentReader.close();
@@ -201,7 +353,6 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
             context.discardPrefetch(current);
         }
         currentReader = null;
-        current = null;
     }
 
     @Override

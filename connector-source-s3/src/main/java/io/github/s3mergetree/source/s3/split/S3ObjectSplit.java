@@ -2,6 +2,8 @@ package io.github.s3mergetree.source.s3.split;
 
 import java.io.Serializable;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.source.SourceSplit;
 
@@ -15,6 +17,17 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * or the byte offset of the next unread line, {@link #NOT_STARTED} before the first record; {@link
  * #recordsToSkip()} counts records already emitted past that offset (rows into a row group; rows of
  * a compressed object). Restoring a split resumes exactly after the last emitted record.
+ *
+ * <p>{@link #rowsRead()} counts the rows of the range already delivered: emitted by readers of this
+ * split, plus, for a split that continues an object an earlier ingest read in part, the rows that
+ * ingest committed. A split that has not started ({@link #NOT_STARTED}) with {@code rowsRead > 0}
+ * is read from the start and its first {@code rowsRead} rows are skipped: how a changed object is
+ * resumed "from that row on".
+ *
+ * <p>A split with a {@link #failure()} could not be read (a parse error, a corrupt or changed
+ * object, retries exhausted): it is parked, not read again, and carries the position and rows read
+ * when it failed, so that the failure and the rows already delivered can be reported and a later
+ * ingest can resume it exactly.
  */
 @PublicEvolving
 public final class S3ObjectSplit implements SourceSplit, Serializable {
@@ -30,6 +43,8 @@ public final class S3ObjectSplit implements SourceSplit, Serializable {
     private final long rangeEnd;
     private final long offset;
     private final long recordsToSkip;
+    private final long rowsRead;
+    @Nullable private final String failure;
 
     public S3ObjectSplit(
             String key,
@@ -39,6 +54,19 @@ public final class S3ObjectSplit implements SourceSplit, Serializable {
             long rangeEnd,
             long offset,
             long recordsToSkip) {
+        this(key, etag, objectSize, rangeStart, rangeEnd, offset, recordsToSkip, 0, null);
+    }
+
+    public S3ObjectSplit(
+            String key,
+            String etag,
+            long objectSize,
+            long rangeStart,
+            long rangeEnd,
+            long offset,
+            long recordsToSkip,
+            long rowsRead,
+            @Nullable String failure) {
         this.key = Objects.requireNonNull(key, "key");
         this.etag = etag == null ? "" : etag;
         if (rangeStart < 0 || rangeEnd < rangeStart || rangeEnd > objectSize) {
@@ -63,11 +91,17 @@ public final class S3ObjectSplit implements SourceSplit, Serializable {
                             + key
                             + " is negative");
         }
+        if (rowsRead < 0) {
+            throw new IllegalArgumentException(
+                    "rowsRead " + rowsRead + " of " + key + " is negative");
+        }
         this.objectSize = objectSize;
         this.rangeStart = rangeStart;
         this.rangeEnd = rangeEnd;
         this.offset = offset;
         this.recordsToSkip = recordsToSkip;
+        this.rowsRead = rowsRead;
+        this.failure = failure;
     }
 
     /** A split of {@code [rangeStart, rangeEnd)} that has not been read yet. */
@@ -114,10 +148,66 @@ public final class S3ObjectSplit implements SourceSplit, Serializable {
         return recordsToSkip;
     }
 
-    /** This split with another position. */
+    /**
+     * Rows of the range already delivered (emitted, or committed by an earlier ingest of a
+     * continued object); see the class comment.
+     */
+    public long rowsRead() {
+        return rowsRead;
+    }
+
+    /** Rows a reader skips before it emits: {@link #rowsRead()} of a split not started yet. */
+    public long rowsToSkipFromStart() {
+        return offset == NOT_STARTED ? rowsRead : 0;
+    }
+
+    /** Why the split could not be read; empty when it has not failed. */
+    public Optional<String> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** Whether the split failed and is parked. */
+    public boolean isFailed() {
+        return failure != null;
+    }
+
+    /** This split with another position (rows read unchanged). */
     public S3ObjectSplit withPosition(long newOffset, long newRecordsToSkip) {
+        return withProgress(newOffset, newRecordsToSkip, rowsRead);
+    }
+
+    /** This split with another position and count of rows read. */
+    public S3ObjectSplit withProgress(long newOffset, long newRecordsToSkip, long newRowsRead) {
         return new S3ObjectSplit(
-                key, etag, objectSize, rangeStart, rangeEnd, newOffset, newRecordsToSkip);
+                key,
+                etag,
+                objectSize,
+                rangeStart,
+                rangeEnd,
+                newOffset,
+                newRecordsToSkip,
+                newRowsRead,
+                failure);
+    }
+
+    /** This split, failed for {@code reason}. */
+    public S3ObjectSplit withFailure(String reason) {
+        return new S3ObjectSplit(
+                key,
+                etag,
+                objectSize,
+                rangeStart,
+                rangeEnd,
+                offset,
+                recordsToSkip,
+                rowsRead,
+                Objects.requireNonNull(reason, "reason"));
+    }
+
+    /** This split without its failure: to be read again from its position. */
+    public S3ObjectSplit withoutFailure() {
+        return new S3ObjectSplit(
+                key, etag, objectSize, rangeStart, rangeEnd, offset, recordsToSkip, rowsRead, null);
     }
 
     @Override
@@ -129,12 +219,23 @@ public final class S3ObjectSplit implements SourceSplit, Serializable {
                 && s.rangeStart == rangeStart
                 && s.rangeEnd == rangeEnd
                 && s.offset == offset
-                && s.recordsToSkip == recordsToSkip;
+                && s.recordsToSkip == recordsToSkip
+                && s.rowsRead == rowsRead
+                && Objects.equals(s.failure, failure);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(key, etag, objectSize, rangeStart, rangeEnd, offset, recordsToSkip);
+        return Objects.hash(
+                key,
+                etag,
+                objectSize,
+                rangeStart,
+                rangeEnd,
+                offset,
+                recordsToSkip,
+                rowsRead,
+                failure);
     }
 
     @Override
@@ -153,6 +254,9 @@ public final class S3ObjectSplit implements SourceSplit, Serializable {
                 + offset
                 + ", skip "
                 + recordsToSkip
+                + ", rows read "
+                + rowsRead
+                + (failure == null ? "" : ", failed: " + failure)
                 + "}";
     }
 }

@@ -8,16 +8,25 @@ public final class S3ObjectSplitState {
     private final S3ObjectSplit split;
     private long offset;
     private long recordsToSkip;
+    private long rowsRead;
 
     public S3ObjectSplitState(S3ObjectSplit split) {
         this.split = split;
         this.offset = split.offset();
         this.recordsToSkip = split.recordsToSkip();
+        this.rowsRead = split.rowsRead();
     }
 
-    public void setPosition(long offset, long recordsToSkip) {
+    /** Moves the position past a record of {@code rows} rows. */
+    public void setPosition(long offset, long recordsToSkip, long rows) {
         this.offset = offset;
         this.recordsToSkip = recordsToSkip;
+        this.rowsRead += rows;
+    }
+
+    /** Rows of the range delivered so far (see {@link S3ObjectSplit#rowsRead()}). */
+    public long rowsRead() {
+        return rowsRead;
     }
 
     public long offset() {
@@ -29,6 +38,6 @@ public final class S3ObjectSplitState {
     }
 
     public S3ObjectSplit toSplit() {
-        return split.withPosition(offset, recordsToSkip);
+        return split.withProgress(offset, recordsToSkip, rowsRead);
     }
 }

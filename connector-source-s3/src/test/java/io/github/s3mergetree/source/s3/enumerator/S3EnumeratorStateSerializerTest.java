@@ -30,4 +30,33 @@ class S3EnumeratorStateSerializerTest {
         S3EnumeratorState empty = S3EnumeratorState.initial();
         assertThat(s.deserialize(1, s.serialize(empty))).isEqualTo(empty);
     }
+
+    /** A checkpoint of the version-1 layout (splits without rows read and failure) restores. */
+    @Test
+    void readsVersion1() throws Exception {
+        org.apache.flink.core.memory.DataOutputSerializer out =
+                new org.apache.flink.core.memory.DataOutputSerializer(64);
+        out.writeInt(1);
+        out.writeUTF("k2");
+        out.writeUTF("e2");
+        for (long v : new long[] {100, 50, 100, 3, 7}) {
+            out.writeLong(v);
+        }
+        out.writeBoolean(true);
+        out.writeBoolean(false);
+        out.writeInt(0);
+        out.writeInt(1);
+        out.writeUTF("bad");
+        out.writeUTF("not parquet");
+        S3EnumeratorState back =
+                new S3EnumeratorStateSerializer().deserialize(1, out.getCopyOfBuffer());
+        assertThat(back)
+                .isEqualTo(
+                        new S3EnumeratorState(
+                                List.of(new S3ObjectSplit("k2", "e2", 100, 50, 100, 3, 7)),
+                                true,
+                                null,
+                                Map.of(),
+                                Map.of("bad", "not parquet")));
+    }
 }

@@ -221,4 +221,56 @@ class S3SourceEnumeratorTest {
             assertThat(s.trackedKeys()).isEmpty();
         }
     }
+
+    /**
+     * Parked splits reported by readers are recorded once (a reader re-reports them after every
+     * restore), written to the report with their position, rows read and error, and rewritten when
+     * one changes; the report is read back as the failed splits.
+     */
+    @Test
+    void parkedSplitsAreReportedOnce() throws Exception {
+        files(0, 3);
+        Configuration conf = new Configuration();
+        Path report = dir.resolve("report/failed.json");
+        conf.set(S3SourceOptions.FAILED_OBJECTS_REPORT, report.toString());
+        TestContext ctx = new TestContext(2);
+        S3ObjectSplit bad =
+                new S3ObjectSplit("in/f001.parquet", "e1", 100, 0, 100, 2, 5, 700, null)
+                        .withFailure("s3://x/in/f001.parquet: corrupt page");
+        try (S3SourceEnumerator e = enumerator(ctx, conf, null, S3EnumeratorState.initial())) {
+            e.start();
+            ctx.runAsyncCalls();
+            assertThat(report).doesNotExist();
+            e.handleSourceEvent(0, new SplitFailedEvent(bad, bad.failure().orElseThrow()));
+            e.handleSourceEvent(1, new SplitFailedEvent(bad, bad.failure().orElseThrow()));
+            assertThat(e.failedSplits()).containsOnlyKeys(bad.splitId());
+            assertThat(FailedObjectsReport.read(report.toString())).containsExactly(bad);
+            assertThat(Files.readString(report))
+                    .contains("\"rows_read\" : 700")
+                    .contains("\"error\" : \"s3://x/in/f001.parquet: corrupt page\"");
+            assertThat(e.snapshotState(1).parkedObjects()).containsOnlyKeys("in/f001.parquet");
+        }
+        assertThat(FailedObjectsReport.read(dir.resolve("none.json").toString())).isEmpty();
+    }
+
+    /** With explicit splits the enumerator hands out exactly those and never lists. */
+    @Test
+    void explicitSplitsAreReadWithoutListing() throws Exception {
+        files(0, 5);
+        TestContext ctx = new TestContext(1);
+        S3ObjectSplit resume = new S3ObjectSplit("in/f003.parquet", "e", 1, 0, 1, -1, 0, 40, null);
+        try (S3SourceEnumerator e =
+                enumerator(
+                        ctx,
+                        new Configuration(),
+                        null,
+                        new S3EnumeratorState(List.of(resume), true, null, Map.of(), Map.of()))) {
+            e.start();
+            assertThat(ctx.asyncCalls).isEmpty();
+            e.handleSplitRequest(0, "h");
+            e.handleSplitRequest(0, "h");
+            assertThat(ctx.assigned.get(0)).containsExactly(resume);
+            assertThat(ctx.noMoreSplits).containsExactly(0);
+        }
+    }
 }

@@ -304,6 +304,33 @@ class ParquetCodecsAndChecksumsTest {
                 .satisfies(e -> assertPrintable(e.getMessage()));
     }
 
+    @Test
+    void aValueThatIsNotUtf8IsShownByteByByte() throws Exception {
+        // bytes 0xFF 0xFE are not UTF-8: the message shows them as \xFF\xFE, not as U+FFFD
+        Path f = dir.resolve("latin1-value.parquet");
+        chdb.execute(
+                "INSERT INTO FUNCTION file('"
+                        + f
+                        + "', Parquet, 's String') SELECT if(number = 5, concat('9', char(255),"
+                        + " char(254)), toString(number)) FROM numbers(10)"
+                        + " SETTINGS engine_file_truncate_on_insert = 1");
+        assertThatThrownBy(() -> ReadAsClickHouse.clickHouse(chdb, f, "Parquet", "s Int32"))
+                .isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> ReadAsClickHouse.ours(f, "Parquet", "s Int32"))
+                .isInstanceOf(ObjectFormatException.class)
+                .hasMessageContaining("latin1-value.parquet")
+                .hasMessageContaining("row group 0, row 5, column 's'")
+                .hasMessageContaining("'9\\xFF\\xFE'")
+                .satisfies(e -> assertPrintable(e.getMessage()));
+        // the same bytes into a String column are stored unchanged, as ClickHouse stores them
+        for (String structure :
+                new String[] {"s String", "s Nullable(String)", "s FixedString(3)"}) {
+            assertThat(ReadAsClickHouse.assertSame(chdb, f, "Parquet", structure))
+                    .as(structure)
+                    .isEqualTo(10);
+        }
+    }
+
     /** No control character, C1 control or replacement character: bytes were escaped. */
     static void assertPrintable(String message) {
         for (int i = 0; i < message.length(); i++) {
