@@ -178,14 +178,22 @@ emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 run_chdb() {  # round
   local l; l=$(load)
   local t0 t1 j; t0=$(date +%s.%N)
-  j=$(/usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$SHARED/chdb-ingest.js" "$DDL" \
-      "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" | tail -1)
+  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$SHARED/chdb-ingest.js" "$DDL" \
+      "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" &
+  local run_pid=$!
+  # chDB's CPU by thread name (ClickHouse names its threads by pool and stage), every 0.5 s, from /proc
+  python3 tools/bench/thread-cpu.py "$run_pid" "$OUT/chdb-r$1.threads" 0.5 --by-name node &
+  local cpu_pid=$!
+  wait "$run_pid" || { echo "chDB's ingest failed" >&2; exit 1; }
+  wait "$cpu_pid" || true
+  j=$(tail -1 "$OUT/chdb-$1.out")
   t1=$(date +%s.%N)
   echo "$j" > "$OUT/chdb-$1.json"
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, l, w, t, le, ds] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, "chdb", "-", l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s, j.mb_per_s_uncompressed,
-      Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, "-", "-", j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET")"
+      Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, "-", process.argv[8], j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET" \
+    "$(cat "$OUT/chdb-r$1.threads.txt" 2>/dev/null || echo -)")"
 }
 
 # as ./s3-mergetree does: a class-data sharing archive per build, from a small training run
