@@ -47,13 +47,14 @@ final class LocalFileObjectStoreClient implements ObjectStoreClient {
                 }
                 String key = root.relativize(p).toString().replace('\\', '/');
                 if (!key.startsWith(prefix)
-                        || (startAfter != null && key.compareTo(startAfter) <= 0)) {
+                        || (startAfter != null && KeyOrder.compare(key, startAfter) <= 0)) {
                     continue;
                 }
                 out.add(summary(key, a));
             }
         }
-        out.sort((x, y) -> x.key().compareTo(y.key()));
+        // as S3 lists: by UTF-8 bytes
+        out.sort((x, y) -> KeyOrder.compare(x.key(), y.key()));
         return new ListPage(out, null);
     }
 
