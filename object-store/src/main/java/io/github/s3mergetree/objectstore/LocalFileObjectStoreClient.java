@@ -108,7 +108,7 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                 }
                 String key = root.relativize(p).toString().replace('\\', '/');
                 if (!key.startsWith(prefix)
-                        || (startAfter != null && key.compareTo(startAfter) <= 0)) {
+                        || (startAfter != null && KeyOrder.compare(key, startAfter) <= 0)) {
                     continue;
                 }
                 if (a.isRegularFile()) {
@@ -125,8 +125,9 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
             }
             throw e.getCause();
         }
-        out.sort((x, y) -> x.key().compareTo(y.key()));
-        prefixes.sort(null);
+        // as S3 lists: by UTF-8 bytes
+        out.sort((x, y) -> KeyOrder.compare(x.key(), y.key()));
+        prefixes.sort(KeyOrder::compare);
         return new ListPage(out, prefixes, null);
     }
 
