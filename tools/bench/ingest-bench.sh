@@ -32,7 +32,9 @@
 # Environment (defaults): DATASET=posts, FILES=24 ROWS=100000 (objects and rows per object), SCALE=1,
 # ROUNDS=2, PARALLELISMS="2 1", ORDER=alternate, SETTINGS="" (extra `--setting name=value` pairs for ours,
 # space separated), CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g),
-# PROFILE=1 (JFR of the first p=2 run into $OUT/ingest-p2.jfr), CDS=1 (ours and base run, as ./s3-mergetree
+# PROFILE=1 (JFR of the first p=2 run into $OUT/ingest-p2.jfr), ASYNC_PROFILER=<path of libasyncProfiler.so>
+# (async-profiler of the first run of ours at p=PROFILE_P, default 2, every thread, collapsed stacks into
+# $OUT/ingest-p<P>.collapsed; PROFILE_EVENT=cpu, PROFILE_INTERVAL=1ms; tools/bench/profile-summary.py reads it), CDS=1 (ours and base run, as ./s3-mergetree
 # does, with a class-data sharing archive of their build, written once by a training run:
 # tools/write-cds-archive.sh; CDS=0: none; BASE_CDS for base alone), SKIP_BUILD=1 (use the current target/),
 # DATA=/tmp/ingest-bench-data, OUT=/tmp/ingest-bench-out. Every run of ours also records per-thread CPU by role
@@ -176,14 +178,22 @@ emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 run_chdb() {  # round
   local l; l=$(load)
   local t0 t1 j; t0=$(date +%s.%N)
-  j=$(/usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$SHARED/chdb-ingest.js" "$DDL" \
-      "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" | tail -1)
+  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$SHARED/chdb-ingest.js" "$DDL" \
+      "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" &
+  local run_pid=$!
+  # chDB's CPU by thread name (ClickHouse names its threads by pool and stage), every 0.5 s, from /proc
+  python3 tools/bench/thread-cpu.py "$run_pid" "$OUT/chdb-r$1.threads" 0.5 --by-name node &
+  local cpu_pid=$!
+  wait "$run_pid" || { echo "chDB's ingest failed" >&2; exit 1; }
+  wait "$cpu_pid" || true
+  j=$(tail -1 "$OUT/chdb-$1.out")
   t1=$(date +%s.%N)
   echo "$j" > "$OUT/chdb-$1.json"
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, l, w, t, le, ds] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, "chdb", "-", l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s, j.mb_per_s_uncompressed,
-      Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, "-", "-", j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET")"
+      Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, "-", process.argv[8], j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET" \
+    "$(cat "$OUT/chdb-r$1.threads.txt" 2>/dev/null || echo -)")"
 }
 
 # as ./s3-mergetree does: a class-data sharing archive per build, from a small training run
@@ -212,6 +222,10 @@ run_ours() {  # round parallelism [side classpath]
   if [ "$PROFILE" = 1 ] && [ "$2" = 2 ] && [ ! -f "$OUT/ingest-p2.jfr" ]; then
     jfr="-XX:StartFlightRecording=filename=$OUT/ingest-p2.jfr,settings=profile"
   fi
+  if [ -n "${ASYNC_PROFILER:-}" ] && [ "$side" = ours ] && [ "$2" = "${PROFILE_P:-2}" ] && [ ! -f "$OUT/ingest-p$2.collapsed" ]; then
+    # async-profiler (libasyncProfiler.so of tools.profiler:async-profiler), every thread, collapsed stacks
+    jfr="$jfr -agentpath:$ASYNC_PROFILER=start,event=${PROFILE_EVENT:-cpu},interval=${PROFILE_INTERVAL:-1ms},threads,collapsed,file=$OUT/ingest-p$2.collapsed"
+  fi
   local extra=(); for s in $settings; do extra+=(--setting "$s"); done
   local l; l=$(load)
   local t0 t1; t0=$(date +%s.%N)
@@ -229,7 +243,7 @@ run_ours() {  # round parallelism [side classpath]
     || { echo "our ingest failed (see $OUT/$side-r$1-p$2.err)" >&2; tail -5 "$OUT/$side-r$1-p$2.err" >&2; exit 1; }
   wait "$cpu_pid" || true
   t1=$(date +%s.%N)
-  local j; j=$(tail -1 "$OUT/$side-r$1-p$2.out")
+  local j; j=$(grep '^{' "$OUT/$side-r$1-p$2.out" | tail -1)
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, p, l, w, t] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, process.argv[7], p, l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s,

@@ -44,6 +44,16 @@ console.log('medians over the rounds (CPU = user + system of the whole process; 
 const chdb = rows.filter((r) => r.side === 'chdb');
 const med = (set, k) => median(set.map((r) => num(r[k])));
 console.log(`  chDB          CPU ${f(med(chdb, 'cpu_s'))} s  job ${f(med(chdb, 'seconds'))} s  wall ${f(med(chdb, 'wall_s'))} s  ${Math.round(med(chdb, 'rows') / med(chdb, 'cpu_s'))} rows per CPU-s  ${Math.round(med(chdb, 'rows_per_s'))} rows/s  RSS ${Math.round(med(chdb, 'max_rss_mb'))} MB`);
+const byRole = (set) => {
+  const roles = set.map((r) => r.cpu_s_by_thread_role).filter((x) => x && x !== '-');
+  if (!roles.length) return null;
+  const by = {};
+  for (const line of roles) for (const kv of line.split(' ')) { const [k, v] = kv.split('='); (by[k] ??= []).push(Number(v)); }
+  return Object.entries(by).map(([k, v]) => [k, median(v.concat(Array(roles.length - v.length).fill(0)))])
+    .sort((a, b) => b[1] - a[1]).filter(([, v]) => v >= 0.05).map(([k, v]) => `${k}=${f(v, 1)}`).join(' ');
+};
+const chdbThreads = byRole(chdb);
+if (chdbThreads) console.log(`      chDB CPU s by thread name (medians; sampled from /proc every 0.5 s): ${chdbThreads}`);
 const perSide = {};
 for (const sp of sides) {
   const [side, p] = sp.split('\t');
@@ -56,12 +66,8 @@ for (const sp of sides) {
     const name = { cpu: 'rows per CPU-s', job: 'job rows/s    ', wall: 'wall-clock    ' }[k];
     console.log(`      ours/chDB ${name} median ${f(median(v))}x  (rounds ${f(Math.min(...v))}–${f(Math.max(...v))}x, ≥ 1.0 in ${v.filter((x) => x >= 1).length} of ${v.length})`);
   }
-  const roles = set.map((r) => r.cpu_s_by_thread_role).filter((x) => x && x !== '-');
-  if (roles.length) {
-    const by = {};
-    for (const line of roles) for (const kv of line.split(' ')) { const [k, v] = kv.split('='); (by[k] ??= []).push(Number(v)); }
-    console.log(`      CPU s by thread role (medians): ${Object.entries(by).map(([k, v]) => `${k}=${f(median(v), 1)}`).join(' ')}`);
-  }
+  const roles = byRole(set);
+  if (roles) console.log(`      CPU s by thread role (medians): ${roles}`);
 }
 const s1 = perSide['ours\t1'], s2 = perSide['ours\t2'];
 if (s1 && s2) {

@@ -2,8 +2,10 @@
 """Per-thread CPU of a running JVM, by thread role, sampled from /proc (ClickHouse's per-thread CPU habit:
 which stage burns the cores). Used by ingest-bench.sh for every run of ours; also usable alone.
 
-usage: tools/bench/thread-cpu.py PID OUT_PREFIX [INTERVAL_S]
+usage: tools/bench/thread-cpu.py PID OUT_PREFIX [INTERVAL_S] [--by-name EXE]
   PID: the java process, or a parent of it (e.g. /usr/bin/time), resolved to its first java descendant.
+  --by-name EXE: the first descendant whose executable is named EXE (e.g. node, for chDB), its CPU by thread
+  name (numbers folded: ClickHouse's pool threads) instead of by role.
   Writes OUT_PREFIX.tsv (CPU % of one core per role per interval) and OUT_PREFIX.txt (CPU seconds per role),
   until the process exits.
 Roles (Linux thread names, 15 characters): fetch = the source's fetcher (download wait, Parquet decode),
@@ -42,13 +44,13 @@ def machine_ticks():
     return int(cpu[3]) + int(cpu[4]), int(cpu[7]) if len(cpu) > 7 else 0
 
 
-def java_of(pid):
+def java_of(pid, exe="java"):
     """pid itself if it is a java process, else the first java process among its descendants."""
     todo = [pid]
     while todo:
         p = todo.pop(0)
         try:
-            if os.path.basename(os.readlink(f"/proc/{p}/exe")).startswith("java"):
+            if os.path.basename(os.readlink(f"/proc/{p}/exe")).startswith(exe):
                 return p
             with open(f"/proc/{p}/task/{p}/children") as f:
                 todo += f.read().split()
@@ -58,23 +60,46 @@ def java_of(pid):
 
 
 def main():
-    parent, prefix = sys.argv[1], sys.argv[2]
-    interval = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5
+    args = sys.argv[1:]
+    by_name = None
+    if "--by-name" in args:
+        i = args.index("--by-name")
+        by_name = args[i + 1]
+        del args[i : i + 2]
+    parent, prefix = args[0], args[1]
+    interval = float(args[2]) if len(args) > 2 else 0.5
     hz = os.sysconf("SC_CLK_TCK")
+    global ROLES, role
+    if by_name:
+        import re
+        names = []
+        fold = lambda name: re.sub(r"\d+", "#", name)
+
+        def role(name):  # noqa: F811 (by thread name instead of role)
+            n = fold(name)
+            if n not in names:
+                names.append(n)
+            return n
+
+        ROLES = names
     pid = None
     while pid is None and os.path.exists(f"/proc/{parent}"):
-        pid = java_of(parent)
+        pid = java_of(parent, by_name or "java")
         if pid is None:
             time.sleep(0.02)
     if pid is None:
         return
-    prev, total = {}, {r: 0 for r in ROLES}
+    import collections
+    prev, total = {}, collections.Counter()
     t0 = time.time()
     prev_machine = machine_ticks()
     with open(prefix + ".tsv", "w") as tsv:
-        tsv.write("t_s\t" + "\t".join(ROLES) + "\tmachine_idle\tmachine_steal\n")
+        if by_name:  # names appear as threads start: one line per (interval, name)
+            tsv.write("t_s\tthread\tcpu_pct\n")
+        else:
+            tsv.write("t_s\t" + "\t".join(ROLES) + "\tmachine_idle\tmachine_steal\n")
         while os.path.exists(f"/proc/{pid}"):
-            cur, per = {}, {r: 0 for r in ROLES}
+            cur, per = {}, collections.Counter()
             try:
                 tids = os.listdir(f"/proc/{pid}/task")
             except OSError:
@@ -96,12 +121,18 @@ def main():
             machine = machine_ticks()
             idle, steal = (m - p for m, p in zip(machine, prev_machine))
             prev_machine = machine
-            tsv.write(f"{time.time() - t0:.1f}\t" + "\t".join(f"{100 * per[r] / hz / interval:.0f}" for r in ROLES)
-                      + f"\t{100 * idle / hz / interval:.0f}\t{100 * steal / hz / interval:.0f}\n")
+            if by_name:
+                for r, d in per.items():
+                    if d:
+                        tsv.write(f"{time.time() - t0:.1f}\t{r}\t{100 * d / hz / interval:.0f}\n")
+            else:
+                tsv.write(f"{time.time() - t0:.1f}\t" + "\t".join(f"{100 * per[r] / hz / interval:.0f}" for r in ROLES)
+                          + f"\t{100 * idle / hz / interval:.0f}\t{100 * steal / hz / interval:.0f}\n")
             tsv.flush()
             time.sleep(interval)
+    keys = ROLES if not by_name else [k for k, _ in total.most_common() if total[k] > 0]
     with open(prefix + ".txt", "w") as out:
-        out.write(" ".join(f"{r}={total[r] / hz:.1f}" for r in ROLES) + "\n")
+        out.write(" ".join(f"{r.replace(' ', '_')}={total[r] / hz:.1f}" for r in keys) + "\n")
 
 
 if __name__ == "__main__":

@@ -30,8 +30,10 @@ import java.util.stream.Stream;
  *       connectors' warnings), the newest {@value #KEPT_LOGS} kept;
  *   <li>{@code runs/<pid>-<id>/}: the scratch directory of a running command, Flink's {@code
  *       io.tmp.dirs} for its embedded MiniCluster (the {@code minicluster_*} working directories,
- *       the extracted {@code flink-rpc-*.jar}, blob and I/O spill directories). It is deleted when
- *       the command exits; a run that was killed leaves it behind, and the next run deletes it.
+ *       blob and I/O spill directories). It is deleted when the command exits; a run that was
+ *       killed leaves it behind, and the next run deletes it.
+ *   <li>{@code rpc/flink-rpc-<size>-<crc>.jar}: Flink's RPC system jar, extracted once and shared
+ *       by all runs ({@link CachedRpcSystemLoader}).
  * </ul>
  *
  * <p>Why: Flink puts these in {@code java.io.tmpdir} by default, shared by every user of the

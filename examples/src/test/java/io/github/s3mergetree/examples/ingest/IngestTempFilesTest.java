@@ -14,11 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What {@code ingest} leaves in the temp directory, run as a child JVM with its own {@code
- * java.io.tmpdir}: while it runs, Flink's MiniCluster directories and RPC jar are in the run's
- * scratch directory under {@code s3-mergetree-<user>/runs/}, never at the top of the temp
- * directory, and its log is {@code s3-mergetree-<user>/logs/<time>-<pid>.log}; killed with SIGKILL,
- * it leaves its scratch directory, which the next run removes; a run that ends leaves nothing but
- * its log.
+ * java.io.tmpdir}: while it runs, Flink's MiniCluster directories are in the run's scratch
+ * directory under {@code s3-mergetree-<user>/runs/} and its RPC jar in {@code
+ * s3-mergetree-<user>/rpc/} (one copy for all runs), never at the top of the temp directory, and
+ * its log is {@code s3-mergetree-<user>/logs/<time>-<pid>.log}; killed with SIGKILL, it leaves its
+ * scratch directory, which the next run removes; a run that ends leaves nothing but its log.
  */
 class IngestTempFilesTest {
     @TempDir Path tmp;
@@ -52,7 +52,12 @@ class IngestTempFilesTest {
                 scratch = dirs.get(0);
                 assertThat(names(scratch))
                         .anyMatch(n -> n.startsWith("minicluster_"))
-                        .anyMatch(n -> n.startsWith("flink-rpc-") && n.endsWith(".jar"));
+                        .noneMatch(n -> n.startsWith("flink-rpc-"));
+                // Flink's RPC jar: one copy kept between runs (CachedRpcSystemLoader)
+                assertThat(names(base.resolve("rpc")))
+                        .singleElement()
+                        .asString()
+                        .matches("flink-rpc-\\d+-[0-9a-f]{8}\\.jar");
                 assertThat(names(javaTmp))
                         .noneMatch(n -> n.startsWith("minicluster_") || n.startsWith("flink-"));
                 assertThat(names(base.resolve("logs")))
@@ -76,6 +81,7 @@ class IngestTempFilesTest {
             assertThat(names(javaTmp))
                     .noneMatch(n -> n.startsWith("minicluster_") || n.startsWith("flink-"));
             assertThat(names(base.resolve("logs"))).hasSize(2);
+            assertThat(names(base.resolve("rpc"))).as("the same copy reused").hasSize(1);
         }
     }
 

@@ -37,7 +37,7 @@ class MergeTreeCommitterTest {
     void open() throws IOException {
         table =
                 MergeTreeTable.open(
-                        dir,
+                        io.github.s3mergetree.engine.store.TableStore.local(dir.toString()),
                         ResolvedTable.resolve(DDL, new Configuration()).layout(),
                         Clock.systemUTC());
     }
@@ -55,7 +55,7 @@ class MergeTreeCommitterTest {
                         .map(
                                 p ->
                                         new MergeTreeCommittable.PendingPart(
-                                                p.directory().getFileName().toString(),
+                                                p.directory(),
                                                 p.partition().partitionId(),
                                                 p.files().rows(),
                                                 p.files().marks(),

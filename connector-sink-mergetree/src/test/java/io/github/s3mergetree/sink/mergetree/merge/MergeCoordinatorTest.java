@@ -63,7 +63,7 @@ class MergeCoordinatorTest {
     void open() throws IOException {
         table =
                 MergeTreeTable.open(
-                        dir,
+                        io.github.s3mergetree.engine.store.TableStore.local(dir.toString()),
                         ResolvedTable.resolve(DDL, new Configuration()).layout(),
                         Clock.systemUTC());
         options.set(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS, 1000L);

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.enumerator;
 
+import io.github.s3mergetree.objectstore.KeyOrder;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
 import java.util.Iterator;
@@ -12,7 +13,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@link DiscoveryMode#ORDERED}: keys arrive in lexicographic order; only the greatest key
- *       discovered so far is kept, and listings start after it.
+ *       discovered so far is kept, and listings start after it. Keys compare as S3 lists them
+ *       ({@link KeyOrder}: by UTF-8 bytes, not by Java's UTF-16 order).
  *   <li>{@link DiscoveryMode#UNORDERED}: recently discovered keys with their discovery time, at
  *       most {@code limit} of them (oldest forgotten first) and for at most {@code ttlMillis} (0:
  *       no TTL). A forgotten key that is still in the bucket is read again, so {@code limit} must
@@ -55,7 +57,7 @@ public final class DiscoveryState {
     /** Whether {@code object} has not been discovered before. */
     public boolean isNew(ObjectSummary object) {
         if (mode == DiscoveryMode.ORDERED) {
-            return lastKey == null || object.key().compareTo(lastKey) > 0;
+            return lastKey == null || KeyOrder.compare(object.key(), lastKey) > 0;
         }
         return !tracked.containsKey(object.key());
     }
@@ -63,7 +65,7 @@ public final class DiscoveryState {
     /** Remembers {@code object} as discovered at {@code nowMillis}. */
     public void markDiscovered(ObjectSummary object, long nowMillis) {
         if (mode == DiscoveryMode.ORDERED) {
-            if (lastKey == null || object.key().compareTo(lastKey) > 0) {
+            if (lastKey == null || KeyOrder.compare(object.key(), lastKey) > 0) {
                 lastKey = object.key();
             }
             return;

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.s3;
 
+import io.github.s3mergetree.objectstore.KeyOrder;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.objectstore.RetryPolicy;
@@ -18,8 +19,8 @@ import java.util.concurrent.Executors;
  * pattern's independent literal prefixes, the prefixes in parallel on {@code threads} threads,
  * every page retried under the {@link RetryPolicy}.
  *
- * <p>Directory markers (keys ending in {@code /}) are skipped. The result is sorted by key, which
- * {@code ORDERED} discovery relies on.
+ * <p>Directory markers (keys ending in {@code /}) are skipped. The result is sorted by key in S3's
+ * order ({@link KeyOrder}), which {@code ORDERED} discovery relies on.
  */
 @org.apache.flink.annotation.Internal
 public final class ObjectLister implements AutoCloseable {
@@ -60,7 +61,8 @@ public final class ObjectLister implements AutoCloseable {
     }
 
     /**
-     * The matching objects with keys after {@code startAfter} (null: all), sorted by key.
+     * The matching objects with keys after {@code startAfter} (null: all), sorted by key in S3's
+     * order.
      *
      * @throws IOException when a page cannot be listed after all retries
      */
@@ -72,7 +74,7 @@ public final class ObjectLister implements AutoCloseable {
             if (startAfter != null
                     && !startAfter.isEmpty()
                     && !prefix.isEmpty()
-                    && startAfter.compareTo(prefix) > 0
+                    && KeyOrder.compare(startAfter, prefix) > 0
                     && !startAfter.startsWith(prefix)) {
                 continue; // every key under this prefix sorts before startAfter
             }
@@ -87,7 +89,7 @@ public final class ObjectLister implements AutoCloseable {
                             },
                             executor));
         }
-        TreeMap<String, ObjectSummary> byKey = new TreeMap<>();
+        TreeMap<String, ObjectSummary> byKey = new TreeMap<>(KeyOrder.S3);
         try {
             for (CompletableFuture<List<ObjectSummary>> f : futures) {
                 for (ObjectSummary o : f.join()) {

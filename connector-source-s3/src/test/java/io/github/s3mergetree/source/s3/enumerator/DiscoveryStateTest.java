@@ -23,6 +23,23 @@ class DiscoveryStateTest {
         assertThat(s.isNew(o("k01000"))).isTrue();
     }
 
+    /**
+     * S3 lists {@code "\uFF21"} (fullwidth A, U+FF21) before an emoji (U+1F600): by UTF-8 bytes.
+     * Java's compareTo orders them the other way (UTF-16 surrogates D83D < FF21), which used to
+     * skip the emoji key: discovered after the fullwidth one, it was not "after" the last key.
+     */
+    @Test
+    void orderedComparesKeysAsS3ListsThem() {
+        DiscoveryState s = new DiscoveryState(DiscoveryMode.ORDERED, 10, 0);
+        s.markDiscovered(o("\uff21.csv"), 0);
+        assertThat(s.isNew(o("\ud83d\ude00.csv"))).isTrue();
+        s.markDiscovered(o("\ud83d\ude00.csv"), 1);
+        assertThat(s.startAfter()).isEqualTo("\ud83d\ude00.csv");
+        assertThat(s.isNew(o("\uff21.csv"))).isFalse();
+        assertThat(s.isNew(o("\uffff.csv"))).isFalse();
+        assertThat(s.isNew(o("\ud83d\ude01.csv"))).isTrue();
+    }
+
     @Test
     void unorderedIsBoundedByCountAndTtl() {
         DiscoveryState s = new DiscoveryState(DiscoveryMode.UNORDERED, 100, 50_000);
