@@ -9,7 +9,6 @@ import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.sink.mergetree.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.ResolvedTable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -88,13 +87,11 @@ class MergeTreeCommitterTest {
         assertThat(rows()).isEqualTo(100);
         assertThat(table.activeParts()).hasSize(2);
 
-        // a writer replayed after a failure recreated a temporary directory of the committable
-        Path leftover = dir.resolve(c.parts().get(0).directoryName());
-        Files.createDirectories(leftover);
+        // the same committable again (a replay after a failure): nothing is committed twice
         FakeRequest replay = new FakeRequest(c);
         committer(FailureInjector.NONE).commit(List.of(replay));
         assertThat(replay.outcome).isEqualTo("alreadyCommitted");
-        assertThat(leftover).doesNotExist();
+        assertThat(table.activeParts()).hasSize(2);
         assertThat(rows()).isEqualTo(100);
     }
 
