@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>A round that fails is retried at the next commit; a delivery whose outcome the server cannot
  * tell fails the job ({@link DeliveryStateUnknownException}: an operator decides). Metrics: {@code
  * deliveredParts}, {@code deliveredRows}, {@code deliveredBytes}, {@code deliveryFailures} and the
- * gauge {@code lastDeliveryLatencyMs} (from the round's start until the server reported the parts
- * applied).
+ * gauges {@code lastDeliveryLatencyMs} (from the round's start until the server reported the parts
+ * applied) and {@code commitToVisibleMs} (from the commit's arrival here until its parts were
+ * applied on the server: {@link CommitToVisibleLatency}).
  */
 @Internal
 public final class DeliveryCoordinator
@@ -67,6 +68,7 @@ public final class DeliveryCoordinator
     private transient Counter bytes;
     private transient Counter failures;
     private transient volatile long lastLatency;
+    private transient CommitToVisibleLatency commitToVisible;
 
     public DeliveryCoordinator(String ddl, TableStorage storage, Configuration options) {
         this.ddl = ddl;
@@ -232,12 +234,15 @@ public final class DeliveryCoordinator
         bytes = metrics.counter("deliveredBytes");
         failures = metrics.counter("deliveryFailures");
         metrics.gauge("lastDeliveryLatencyMs", () -> lastLatency);
+        commitToVisible = new CommitToVisibleLatency(System::nanoTime);
+        metrics.gauge("commitToVisibleMs", commitToVisible::lastMillis);
     }
 
     @Override
     public CommittableMessage<MergeTreeCommittable> map(
             CommittableMessage<MergeTreeCommittable> message) throws IOException {
         if (message instanceof CommittableWithLineage<MergeTreeCommittable>) {
+            commitToVisible.committed();
             round();
         }
         return message;
@@ -246,6 +251,7 @@ public final class DeliveryCoordinator
     private void round() throws IOException {
         try {
             DeliveryResult r = delivery.deliverPending();
+            commitToVisible.roundSucceeded(!r.isEmpty());
             if (!r.isEmpty()) {
                 parts.inc(r.parts());
                 rows.inc(r.rows());
