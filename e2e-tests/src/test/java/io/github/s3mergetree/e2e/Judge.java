@@ -2,11 +2,12 @@ package io.github.s3mergetree.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.testing.ChDb;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,22 +33,23 @@ final class Judge {
     /** Committed rows of a table directory being written (read-only: part names and count.txt). */
     static long committedRows(Path tableDir) {
         try {
-            if (!Files.isDirectory(tableDir.resolve(TableDirectory.METADATA_DIR))) {
+            if (!Files.isDirectory(tableDir.resolve("s3mergetree_metadata"))) {
                 return 0;
             }
             long rows = 0;
-            for (var p : TableDirectory.open(tableDir).activeParts()) {
-                rows +=
-                        Long.parseLong(
-                                Files.readString(
-                                                tableDir.resolve(p.toString()).resolve("count.txt"),
-                                                StandardCharsets.US_ASCII)
-                                        .strip());
+            for (ActivePart p : activeParts(tableDir)) {
+                rows += p.rows();
             }
             return rows;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The active parts of the table in {@code tableDir}, from its commit log (read-only). */
+    static List<ActivePart> activeParts(Path tableDir) throws IOException {
+        return MergeTreeTable.readActiveParts(
+                TableStore.local(tableDir.toAbsolutePath().toString()));
     }
 
     /**
@@ -69,7 +71,7 @@ final class Judge {
             ch.execute(ddl);
             List<io.github.s3mergetree.engine.part.PartName> parts;
             try {
-                parts = TableDirectory.open(tableDir).activeParts();
+                parts = activeParts(tableDir).stream().map(ActivePart::name).toList();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

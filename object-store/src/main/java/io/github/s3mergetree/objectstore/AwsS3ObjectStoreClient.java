@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -15,16 +16,26 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -38,8 +49,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * no longer matches) becomes {@link ObjectChangedException}.
  */
 final class AwsS3ObjectStoreClient implements ObjectStoreClient {
+    /** Retries of the requests of an upload, which a caller cannot repeat once it streamed. */
+    private static final RetryPolicy UPLOAD_RETRY = new RetryPolicy(6, 50, 5000);
+
     private final String bucket;
     private final S3Client s3;
+    private final int partSize;
+    private final boolean conditionalWrites;
 
     AwsS3ObjectStoreClient(ObjectStoreConfig config) {
         this.bucket = config.bucket();
@@ -69,13 +85,29 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
             b.endpointOverride(URI.create(config.endpoint()));
         }
         this.s3 = b.build();
+        this.partSize = config.uploadPartSize();
+        this.conditionalWrites = config.conditionalWrites();
     }
 
     @Override
     public ListPage list(String prefix, String startAfter, String continuationToken, int maxKeys)
             throws IOException {
+        return list(prefix, null, startAfter, continuationToken, maxKeys);
+    }
+
+    @Override
+    public ListPage list(
+            String prefix,
+            String delimiter,
+            String startAfter,
+            String continuationToken,
+            int maxKeys)
+            throws IOException {
         ListObjectsV2Request.Builder req =
                 ListObjectsV2Request.builder().bucket(bucket).prefix(prefix).maxKeys(maxKeys);
+        if (delimiter != null) {
+            req.delimiter(delimiter);
+        }
         if (continuationToken != null) {
             req.continuationToken(continuationToken);
         } else if (startAfter != null && !startAfter.isEmpty()) {
@@ -96,8 +128,12 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
                             o.eTag(),
                             o.lastModified() == null ? 0 : o.lastModified().toEpochMilli()));
         }
+        List<String> prefixes = new ArrayList<>();
+        for (CommonPrefix c : resp.commonPrefixes()) {
+            prefixes.add(c.prefix());
+        }
         String next = Boolean.TRUE.equals(resp.isTruncated()) ? resp.nextContinuationToken() : null;
-        return new ListPage(out, next);
+        return new ListPage(out, prefixes, next);
     }
 
     @Override
@@ -144,6 +180,288 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
         return new TranslatingInputStream(in, describe(key));
     }
 
+    @Override
+    public InputStream get(String key) throws IOException {
+        ResponseInputStream<GetObjectResponse> in;
+        try {
+            in = s3.getObject(GetObjectRequest.builder().bucket(bucket).key(key).build());
+        } catch (RuntimeException e) {
+            throw translate(e, "GET " + describe(key), null);
+        }
+        return new TranslatingInputStream(in, describe(key));
+    }
+
+    @Override
+    public String put(String key, byte[] content, WriteCondition condition) throws IOException {
+        PutObjectRequest.Builder req = PutObjectRequest.builder().bucket(bucket).key(key);
+        switch (condition.kind()) {
+            case NONE -> {}
+            case IF_ABSENT -> req.ifNoneMatch("*");
+            case IF_MATCH -> req.ifMatch("\"" + condition.etag() + "\"");
+        }
+        if (condition.kind() != WriteCondition.Kind.NONE && !conditionalWrites) {
+            throw new UnsupportedOperationException(
+                    "conditional writes are switched off for s3://" + bucket);
+        }
+        try {
+            PutObjectResponse r = s3.putObject(req.build(), RequestBody.fromBytes(content));
+            return ObjectSummary.normalizeEtag(r.eTag());
+        } catch (RuntimeException e) {
+            throw translateWrite(e, "PUT " + describe(key) + " (" + condition.kind() + ")");
+        }
+    }
+
+    @Override
+    public ObjectOutput upload(String key, boolean durable) {
+        return new MultipartOutput(key);
+    }
+
+    @Override
+    public void copy(String sourceKey, String targetKey) throws IOException {
+        try {
+            s3.copyObject(
+                    CopyObjectRequest.builder()
+                            .sourceBucket(bucket)
+                            .sourceKey(sourceKey)
+                            .destinationBucket(bucket)
+                            .destinationKey(targetKey)
+                            .build());
+        } catch (RuntimeException e) {
+            throw translate(e, "COPY " + describe(sourceKey) + " to " + targetKey, null);
+        }
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        try {
+            s3.deleteObject(b -> b.bucket(bucket).key(key));
+        } catch (RuntimeException e) {
+            IOException io = translate(e, "DELETE " + describe(key), null);
+            if (!(io instanceof FileNotFoundException)) {
+                throw io;
+            }
+        }
+    }
+
+    @Override
+    public void deleteAll(Collection<String> keys) throws IOException {
+        List<String> all = new ArrayList<>(keys);
+        for (int from = 0; from < all.size(); from += 1000) {
+            List<ObjectIdentifier> ids = new ArrayList<>();
+            for (String k : all.subList(from, Math.min(all.size(), from + 1000))) {
+                ids.add(ObjectIdentifier.builder().key(k).build());
+            }
+            DeleteObjectsResponse r;
+            try {
+                r =
+                        s3.deleteObjects(
+                                b ->
+                                        b.bucket(bucket)
+                                                .delete(
+                                                        Delete.builder()
+                                                                .objects(ids)
+                                                                .quiet(true)
+                                                                .build()));
+            } catch (RuntimeException e) {
+                throw translate(e, "DELETE " + ids.size() + " keys of s3://" + bucket, null);
+            }
+            if (r.hasErrors() && !r.errors().isEmpty()) {
+                var first = r.errors().get(0);
+                throw new RetryableStoreException(
+                        "DELETE "
+                                + describe(first.key())
+                                + " failed: "
+                                + first.code()
+                                + " "
+                                + first.message()
+                                + " ("
+                                + r.errors().size()
+                                + " keys failed)",
+                        false,
+                        null);
+            }
+        }
+    }
+
+    @Override
+    public boolean supportsConditionalWrites() {
+        return conditionalWrites;
+    }
+
+    private IOException translateWrite(RuntimeException e, String what) {
+        if (e instanceof S3Exception s && s.statusCode() == 412) {
+            return new PreconditionFailedException(what + ": precondition failed (412)", e);
+        }
+        if (e instanceof S3Exception s && s.statusCode() == 409) {
+            // a concurrent conditional write on the same key: repeat to learn who won
+            return new RetryableStoreException(what + ": conflict (409)", false, e);
+        }
+        return translate(e, what, null);
+    }
+
+    /**
+     * A streamed upload: the first {@code partSize} bytes are buffered; an object that stays
+     * smaller is one PUT at close, a larger one a multipart upload of {@code partSize} parts
+     * (memory: one part buffer). Each request is retried under {@link #UPLOAD_RETRY}.
+     */
+    private final class MultipartOutput extends ObjectOutput {
+        private final String key;
+        private byte[] buffer;
+        private int used;
+        private long written;
+        private String uploadId;
+        private final List<CompletedPart> parts = new ArrayList<>();
+        private boolean done;
+
+        MultipartOutput(String key) {
+            this.key = key;
+            this.buffer = new byte[Math.min(partSize, 64 * 1024)];
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (used == buffer.length) {
+                makeRoom(1);
+            }
+            buffer[used++] = (byte) b;
+            written++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            while (len > 0) {
+                if (used == buffer.length) {
+                    makeRoom(len);
+                }
+                int n = Math.min(len, buffer.length - used);
+                System.arraycopy(b, off, buffer, used, n);
+                used += n;
+                off += n;
+                len -= n;
+                written += n;
+            }
+        }
+
+        /** Grows the buffer up to the part size, then uploads the full part. */
+        private void makeRoom(int wanted) throws IOException {
+            if (buffer.length < partSize) {
+                int grown =
+                        (int)
+                                Math.min(
+                                        partSize,
+                                        Math.max(2L * buffer.length, used + (long) wanted));
+                buffer = java.util.Arrays.copyOf(buffer, grown);
+                return;
+            }
+            uploadPart();
+        }
+
+        private void uploadPart() throws IOException {
+            if (uploadId == null) {
+                uploadId =
+                        retried(
+                                () ->
+                                        s3.createMultipartUpload(b -> b.bucket(bucket).key(key))
+                                                .uploadId(),
+                                "start a multipart upload of " + describe(key));
+            }
+            int number = parts.size() + 1;
+            byte[] bytes = used == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, used);
+            String etag =
+                    retried(
+                            () ->
+                                    s3.uploadPart(
+                                                    b ->
+                                                            b.bucket(bucket)
+                                                                    .key(key)
+                                                                    .uploadId(uploadId)
+                                                                    .partNumber(number),
+                                                    RequestBody.fromBytes(bytes))
+                                            .eTag(),
+                            "upload part " + number + " of " + describe(key));
+            parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+            used = 0;
+        }
+
+        private <T> T retried(java.util.function.Supplier<T> call, String what) throws IOException {
+            return UPLOAD_RETRY.call(
+                    () -> {
+                        try {
+                            return call.get();
+                        } catch (RuntimeException e) {
+                            throw translate(e, what, null);
+                        }
+                    },
+                    RetryPolicy.RetryListener.NONE,
+                    RetryPolicy.Sleeper.SYSTEM);
+        }
+
+        @Override
+        public long bytesWritten() {
+            return written;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (done) {
+                return;
+            }
+            done = true;
+            try {
+                if (uploadId == null) {
+                    byte[] bytes = java.util.Arrays.copyOf(buffer, used);
+                    retried(
+                            () ->
+                                    s3.putObject(
+                                            b -> b.bucket(bucket).key(key),
+                                            RequestBody.fromBytes(bytes)),
+                            "PUT " + describe(key));
+                } else {
+                    if (used > 0) {
+                        uploadPart();
+                    }
+                    retried(
+                            () ->
+                                    s3.completeMultipartUpload(
+                                            b ->
+                                                    b.bucket(bucket)
+                                                            .key(key)
+                                                            .uploadId(uploadId)
+                                                            .multipartUpload(
+                                                                    CompletedMultipartUpload
+                                                                            .builder()
+                                                                            .parts(parts)
+                                                                            .build())),
+                            "complete the multipart upload of " + describe(key));
+                }
+            } catch (IOException | RuntimeException e) {
+                abortQuietly();
+                throw e;
+            } finally {
+                buffer = null;
+            }
+        }
+
+        @Override
+        public void abort() {
+            if (!done) {
+                done = true;
+                abortQuietly();
+                buffer = null;
+            }
+        }
+
+        private void abortQuietly() {
+            if (uploadId != null) {
+                try {
+                    s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+                } catch (RuntimeException ignored) {
+                    // the bucket's lifecycle rule for incomplete uploads is the safety net
+                }
+            }
+        }
+    }
+
     private IOException translate(RuntimeException e, String what, String etag) {
         if (e instanceof S3Exception s) {
             int status = s.statusCode();
@@ -161,7 +479,13 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
             if (status >= 500) {
                 return new RetryableStoreException(what + ": server error " + status, false, e);
             }
-            return new IOException(what + ": " + status + " " + s.awsErrorDetails().errorCode(), e);
+            return new IOException(
+                    what
+                            + ": "
+                            + status
+                            + " "
+                            + (s.awsErrorDetails() == null ? "" : s.awsErrorDetails().errorCode()),
+                    e);
         }
         if (e instanceof SdkClientException) {
             return new RetryableStoreException(what + ": " + e.getMessage(), false, e);

@@ -3,71 +3,159 @@ package io.github.s3mergetree.objectstore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@link ObjectStoreClient} over a local directory ({@code file://}), for development and tests.
- * Keys are {@code /}-separated paths relative to the root; a key is resolved only after checking
- * that it stays inside the root. The ETag is derived from size and modification time.
+ * The POSIX store: {@link ObjectStoreClient} over a local (or mounted) directory, with the
+ * semantics of an object store. Keys are {@code /}-separated paths relative to the root; a key is
+ * resolved only after checking that it stays inside the root.
+ *
+ * <ul>
+ *   <li>Writes go to a temporary file next to the target ({@value #TMP_PREFIX}…, never listed) and
+ *       appear by an atomic rename, so a reader (or a crash) never sees half an object.
+ *   <li>{@code If-None-Match: *} is a hard link of the complete temporary file to the key, which
+ *       fails if the key exists: atomic create-new, no lock. {@code If-Match} compares the ETag and
+ *       renames under an exclusive {@link FileLock} of the key's lock file (the only lock, held for
+ *       a compare and a rename).
+ *   <li>Copies are hard links (no data is copied); deletes remove emptied directories, so
+ *       "directories" come and go with their keys as S3 prefixes do.
+ *   <li>The ETag is derived from size, modification time (ns) and file identity (inode), so it
+ *       changes with every write.
+ * </ul>
+ *
+ * The file system must support hard links (ext4, xfs, NFS, tmpfs do).
  */
-final class LocalFileObjectStoreClient implements ObjectStoreClient {
+public final class LocalFileObjectStoreClient implements ObjectStoreClient {
+    /** Names of temporary and lock files; never listed. */
+    static final String TMP_PREFIX = ".s3mt-tmp-";
+
+    private static final String LOCK_PREFIX = ".s3mt-lock-";
+
     private final Path root;
 
     LocalFileObjectStoreClient(Path root) {
         this.root = root.toAbsolutePath().normalize();
     }
 
+    /** A client of the directory {@code rootDirectory} (created on the first write). */
+    public static LocalFileObjectStoreClient of(String rootDirectory) {
+        return new LocalFileObjectStoreClient(Path.of(rootDirectory));
+    }
+
+    /** The root directory, absolute. */
+    public String root() {
+        return root.toString();
+    }
+
     @Override
     public ListPage list(String prefix, String startAfter, String continuationToken, int maxKeys)
+            throws IOException {
+        return list(prefix, null, startAfter, continuationToken, maxKeys);
+    }
+
+    @Override
+    public ListPage list(
+            String prefix,
+            String delimiter,
+            String startAfter,
+            String continuationToken,
+            int maxKeys)
             throws IOException {
         // One page holds everything: local directories are small enough.
         if (continuationToken != null) {
             return new ListPage(List.of(), null);
         }
+        if (delimiter != null && !delimiter.equals("/")) {
+            throw new IllegalArgumentException("only '/' delimits local keys, got " + delimiter);
+        }
         int slash = prefix.lastIndexOf('/');
         Path dir = slash < 0 ? root : resolve(prefix.substring(0, slash));
         List<ObjectSummary> out = new ArrayList<>();
+        List<String> prefixes = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
             return new ListPage(out, null);
         }
-        try (Stream<Path> files = Files.walk(dir)) {
+        try (Stream<Path> files = delimiter == null ? Files.walk(dir) : Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
-                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-                if (!a.isRegularFile()) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(TMP_PREFIX) || name.startsWith(LOCK_PREFIX)) {
                     continue;
+                }
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(p, BasicFileAttributes.class);
+                } catch (NoSuchFileException e) {
+                    continue; // deleted while listed
                 }
                 String key = root.relativize(p).toString().replace('\\', '/');
                 if (!key.startsWith(prefix)
                         || (startAfter != null && KeyOrder.compare(key, startAfter) <= 0)) {
                     continue;
                 }
-                out.add(summary(key, a));
+                if (a.isRegularFile()) {
+                    out.add(summary(key, a));
+                } else if (delimiter != null && a.isDirectory()) {
+                    prefixes.add(key + "/");
+                }
             }
+        } catch (NoSuchFileException e) {
+            return new ListPage(List.of(), null); // the directory was deleted meanwhile
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof NoSuchFileException) {
+                return list(prefix, delimiter, startAfter, null, maxKeys); // changed meanwhile
+            }
+            throw e.getCause();
         }
         // as S3 lists: by UTF-8 bytes
         out.sort((x, y) -> KeyOrder.compare(x.key(), y.key()));
-        return new ListPage(out, null);
+        prefixes.sort(KeyOrder::compare);
+        return new ListPage(out, prefixes, null);
     }
 
     private static ObjectSummary summary(String key, BasicFileAttributes a) {
         long mtime = a.lastModifiedTime().toMillis();
-        return new ObjectSummary(
-                key, a.size(), Long.toHexString(a.size()) + "-" + Long.toHexString(mtime), mtime);
+        long nanos = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+        Object id = a.fileKey();
+        String etag =
+                Long.toHexString(a.size())
+                        + "-"
+                        + Long.toHexString(nanos)
+                        + (id == null ? "" : "-" + Integer.toHexString(id.hashCode()));
+        return new ObjectSummary(key, a.size(), etag, mtime);
     }
 
     @Override
     public ObjectSummary head(String key) throws IOException {
         try {
             return summary(key, Files.readAttributes(resolve(key), BasicFileAttributes.class));
+        } catch (NoSuchFileException e) {
+            throw new FileNotFoundException(describe(key) + ": not found");
+        }
+    }
+
+    @Override
+    public InputStream get(String key) throws IOException {
+        try {
+            return Files.newInputStream(resolve(key));
         } catch (NoSuchFileException e) {
             throw new FileNotFoundException(describe(key) + ": not found");
         }
@@ -82,7 +170,12 @@ final class LocalFileObjectStoreClient implements ObjectStoreClient {
                 throw new ObjectChangedException(describe(key), etag, actual);
             }
         }
-        FileChannel ch = FileChannel.open(resolve(key), StandardOpenOption.READ);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(resolve(key), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new FileNotFoundException(describe(key) + ": not found");
+        }
         ch.position(start);
         InputStream in = Channels.newInputStream(ch);
         long[] left = {Math.max(0, endExclusive - start)};
@@ -116,6 +209,262 @@ final class LocalFileObjectStoreClient implements ObjectStoreClient {
                 in.close();
             }
         };
+    }
+
+    @Override
+    public RandomAccessInput openRandomAccess(String key, long size) throws IOException {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(resolve(key), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new FileNotFoundException(describe(key) + ": not found");
+        }
+        long actual = ch.size();
+        return new RandomAccessInput() {
+            @Override
+            public long size() {
+                return actual;
+            }
+
+            @Override
+            public void readFully(long position, byte[] buffer, int offset, int len)
+                    throws IOException {
+                ByteBuffer b = ByteBuffer.wrap(buffer, offset, len);
+                long pos = position;
+                while (b.hasRemaining()) {
+                    int n = ch.read(b, pos);
+                    if (n < 0) {
+                        throw new java.io.EOFException(
+                                "unexpected end of " + describe(key) + " at offset " + pos);
+                    }
+                    pos += n;
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                ch.close();
+            }
+        };
+    }
+
+    /** A new empty directory under the system's temporary directory (scratch space). */
+    public static LocalFileObjectStoreClient temporary(String namePrefix) throws IOException {
+        return new LocalFileObjectStoreClient(Files.createTempDirectory(namePrefix));
+    }
+
+    /** Deletes the root directory and everything in it (scratch space). */
+    public void deleteRoot() throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    @Override
+    public String put(String key, byte[] content, WriteCondition condition) throws IOException {
+        Path target = resolve(key);
+        Files.createDirectories(target.getParent());
+        Path tmp = writeTemporary(target, content, true);
+        try {
+            switch (condition.kind()) {
+                case NONE -> moveIntoPlace(tmp, target);
+                case IF_ABSENT -> {
+                    try {
+                        Files.createLink(target, tmp);
+                    } catch (FileAlreadyExistsException e) {
+                        throw new PreconditionFailedException(
+                                describe(key) + " exists (If-None-Match: *)", e);
+                    }
+                }
+                case IF_MATCH -> replaceIfMatch(key, target, tmp, condition.etag());
+            }
+            syncDirectory(target.getParent());
+            return head(key).etag();
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private void replaceIfMatch(String key, Path target, Path tmp, String etag) throws IOException {
+        Path lockFile = target.resolveSibling(LOCK_PREFIX + target.getFileName());
+        try (FileChannel ch =
+                        FileChannel.open(
+                                lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock ignored = ch.lock()) {
+            String actual;
+            try {
+                actual = head(key).etag();
+            } catch (FileNotFoundException e) {
+                throw new PreconditionFailedException(
+                        describe(key) + " does not exist (If-Match: " + etag + ")", e);
+            }
+            if (!actual.equals(etag)) {
+                throw new PreconditionFailedException(
+                        describe(key) + " has ETag " + actual + ", not " + etag + " (If-Match)");
+            }
+            moveIntoPlace(tmp, target);
+        }
+    }
+
+    private static Path temporaryFor(Path target) {
+        return target.resolveSibling(TMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
+    }
+
+    /** Opens a new file, recreating its directory if a delete removed it meanwhile. */
+    private static FileChannel createNew(Path file) throws IOException {
+        try {
+            return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (NoSuchFileException e) {
+            Files.createDirectories(file.getParent());
+            return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        }
+    }
+
+    private static Path writeTemporary(Path target, byte[] content, boolean sync)
+            throws IOException {
+        Path tmp = temporaryFor(target);
+        try (FileChannel ch = createNew(tmp)) {
+            ByteBuffer b = ByteBuffer.wrap(content);
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            if (sync) {
+                ch.force(true);
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+        return tmp;
+    }
+
+    private static void moveIntoPlace(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the file system of " + target + " cannot rename atomically", e);
+        }
+    }
+
+    @Override
+    public ObjectOutput upload(String key, boolean durable) throws IOException {
+        Path target = resolve(key);
+        Files.createDirectories(target.getParent());
+        Path tmp = temporaryFor(target);
+        OutputStream out = Channels.newOutputStream(createNew(tmp));
+        return new ObjectOutput() {
+            private long written;
+            private boolean done;
+
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                written++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                written += len;
+            }
+
+            @Override
+            public long bytesWritten() {
+                return written;
+            }
+
+            @Override
+            public void abort() throws IOException {
+                if (!done) {
+                    done = true;
+                    try {
+                        out.close();
+                    } finally {
+                        Files.deleteIfExists(tmp);
+                    }
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (done) {
+                    return;
+                }
+                done = true;
+                try {
+                    out.close();
+                    if (durable) {
+                        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                            ch.force(true);
+                        }
+                    }
+                    moveIntoPlace(tmp, target);
+                    if (durable) {
+                        syncDirectory(target.getParent());
+                    }
+                } catch (IOException | RuntimeException e) {
+                    out.close();
+                    Files.deleteIfExists(tmp);
+                    throw e;
+                }
+            }
+        };
+    }
+
+    @Override
+    public void copy(String sourceKey, String targetKey) throws IOException {
+        Path source = resolve(sourceKey);
+        Path target = resolve(targetKey);
+        Files.createDirectories(target.getParent());
+        Path tmp = temporaryFor(target);
+        try {
+            try {
+                Files.createLink(tmp, source);
+            } catch (NoSuchFileException e) {
+                throw new FileNotFoundException(describe(sourceKey) + ": not found");
+            } catch (UnsupportedOperationException | IOException e) {
+                if (!Files.exists(source)) {
+                    throw new FileNotFoundException(describe(sourceKey) + ": not found");
+                }
+                Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
+            }
+            moveIntoPlace(tmp, target);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        Path p = resolve(key);
+        Files.deleteIfExists(p);
+        Files.deleteIfExists(p.resolveSibling(LOCK_PREFIX + p.getFileName()));
+        // drop emptied directories, as S3 prefixes vanish with their last key
+        for (Path dir = p.getParent(); dir != null && !dir.equals(root); dir = dir.getParent()) {
+            try {
+                Files.deleteIfExists(dir);
+            } catch (DirectoryNotEmptyException e) {
+                break;
+            }
+        }
+    }
+
+    @Override
+    public boolean supportsConditionalWrites() {
+        return true;
+    }
+
+    private static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // some file systems cannot fsync a directory; the rename is still atomic
+        }
     }
 
     /** Resolves a key under the root, refusing keys that would leave it. */

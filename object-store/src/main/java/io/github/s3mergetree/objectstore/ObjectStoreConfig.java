@@ -26,6 +26,11 @@ public final class ObjectStoreConfig implements Serializable {
     private final Duration connectTimeout;
     private final Duration requestTimeout;
     private final int maxConnections;
+    private final long uploadPartSize;
+    private final boolean conditionalWrites;
+
+    /** The default part size of multipart uploads: 8 MiB (S3's minimum is 5 MiB). */
+    public static final long DEFAULT_UPLOAD_PART_SIZE = 8L << 20;
 
     ObjectStoreConfig(
             String scheme,
@@ -38,6 +43,36 @@ public final class ObjectStoreConfig implements Serializable {
             Duration connectTimeout,
             Duration requestTimeout,
             int maxConnections) {
+        this(
+                scheme,
+                bucket,
+                endpoint,
+                region,
+                pathStyle,
+                accessKey,
+                secretKey,
+                connectTimeout,
+                requestTimeout,
+                maxConnections,
+                DEFAULT_UPLOAD_PART_SIZE,
+                true);
+    }
+
+    private ObjectStoreConfig(
+            String scheme,
+            String bucket,
+            String endpoint,
+            String region,
+            boolean pathStyle,
+            String accessKey,
+            String secretKey,
+            Duration connectTimeout,
+            Duration requestTimeout,
+            int maxConnections,
+            long uploadPartSize,
+            boolean conditionalWrites) {
+        this.uploadPartSize = uploadPartSize;
+        this.conditionalWrites = conditionalWrites;
         this.scheme = scheme;
         this.bucket = bucket;
         this.endpoint = endpoint;
@@ -112,6 +147,11 @@ public final class ObjectStoreConfig implements Serializable {
         return accessKey;
     }
 
+    /** The static access key id, or null for the default credentials (not a secret). */
+    public String accessKeyId() {
+        return accessKey;
+    }
+
     String secretKey() {
         return secretKey;
     }
@@ -128,11 +168,61 @@ public final class ObjectStoreConfig implements Serializable {
         return maxConnections;
     }
 
+    /** The part size of multipart uploads (and the most an upload buffers). */
+    public int uploadPartSize() {
+        long size = uploadPartSize <= 0 ? DEFAULT_UPLOAD_PART_SIZE : uploadPartSize;
+        return (int) Math.min(Integer.MAX_VALUE - 64, size);
+    }
+
+    /** Whether the store enforces {@code If-None-Match} / {@code If-Match} on PUT. */
+    public boolean conditionalWrites() {
+        return conditionalWrites;
+    }
+
+    /** This configuration with uploads in parts of {@code bytes} (at least 5 MiB). */
+    public ObjectStoreConfig withUploadPartSize(long bytes) {
+        if (bytes < (5L << 20)) {
+            throw new IllegalArgumentException(
+                    "the upload part size must be at least 5 MiB (S3's minimum), got " + bytes);
+        }
+        return new ObjectStoreConfig(
+                scheme,
+                bucket,
+                endpoint,
+                region,
+                pathStyle,
+                accessKey,
+                secretKey,
+                connectTimeout,
+                requestTimeout,
+                maxConnections,
+                bytes,
+                conditionalWrites);
+    }
+
+    /**
+     * This configuration for a store that does ({@code true}, the default) or does not enforce
+     * conditional writes.
+     */
+    public ObjectStoreConfig withConditionalWrites(boolean enforced) {
+        return new ObjectStoreConfig(
+                scheme,
+                bucket,
+                endpoint,
+                region,
+                pathStyle,
+                accessKey,
+                secretKey,
+                connectTimeout,
+                requestTimeout,
+                maxConnections,
+                uploadPartSize,
+                enforced);
+    }
+
     /** A new client; the caller closes it. */
     public ObjectStoreClient createClient() {
-        return isLocal()
-                ? new LocalFileObjectStoreClient(java.nio.file.Path.of(bucket))
-                : new AwsS3ObjectStoreClient(this);
+        return isLocal() ? LocalFileObjectStoreClient.of(bucket) : new AwsS3ObjectStoreClient(this);
     }
 
     @Override

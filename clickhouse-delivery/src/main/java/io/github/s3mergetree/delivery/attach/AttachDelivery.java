@@ -20,7 +20,6 @@ import io.github.s3mergetree.delivery.target.ServerInfo;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.target.TargetDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
-import io.github.s3mergetree.engine.part.Parts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -248,7 +247,7 @@ public final class AttachDelivery extends PartDelivery {
         }
         Path tmp = dir.resolve("tmp_s3mergetree_" + intent.sequence() + "_" + name);
         if (Files.exists(tmp)) {
-            Parts.deleteRecursively(tmp);
+            deleteRecursively(tmp);
         }
         Files.createDirectory(tmp);
         for (PartFile f : part.files()) {
@@ -266,5 +265,17 @@ public final class AttachDelivery extends PartDelivery {
             }
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Deletes a directory tree of the server's disk (a temporary copy of an earlier attempt). */
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 }

@@ -48,7 +48,14 @@ public final class WrittenTable {
                         + ENGINE
                         + (settings.isEmpty() ? "" : " " + settings);
         TableLayout layout = TableLayouts.fromDdl(ddl);
-        return new WrittenTable(dir, MergeTreeTable.open(dir, layout, Clock.systemUTC()), ddl);
+        return new WrittenTable(
+                dir,
+                MergeTreeTable.open(
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                dir.toAbsolutePath().toString()),
+                        layout,
+                        Clock.systemUTC()),
+                ddl);
     }
 
     public String ddl() {

@@ -2,7 +2,7 @@ package io.github.s3mergetree.sink.mergetree;
 
 import io.github.s3mergetree.sink.mergetree.input.InputContext;
 import io.github.s3mergetree.sink.mergetree.input.SinkInput;
-import io.github.s3mergetree.sink.mergetree.storage.LocalTableStorage;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +27,7 @@ import org.apache.flink.configuration.Configuration;
 @PublicEvolving
 public final class MergeTreeSinkBuilder<IN> {
     private TableStorage storage;
+    private String tablePath;
     private String ddl;
     private Path ddlFile;
     private SinkInput<IN> input;
@@ -35,15 +36,43 @@ public final class MergeTreeSinkBuilder<IN> {
 
     MergeTreeSinkBuilder() {}
 
-    /** The table directory on a local or shared filesystem. */
+    /**
+     * Where the table lives: {@code s3://bucket/prefix} (reached with the {@code table.s3.*}
+     * options, see {@link #setTableS3}), {@code file:///abs/dir} or {@code /abs/dir} (a directory
+     * every TaskManager shares). Parsed in {@link #build()}; anything else is refused there.
+     */
     public MergeTreeSinkBuilder<IN> setTablePath(String path) {
-        this.storage = new LocalTableStorage(path);
+        this.tablePath = path;
+        this.storage = null;
         return this;
     }
 
-    /** Where the table lives (for storages other than a directory). */
+    /**
+     * How to reach an {@code s3://} table: the endpoint (null: AWS), region and path-style access,
+     * settable apart from the source's.
+     */
+    public MergeTreeSinkBuilder<IN> setTableS3(String endpoint, String region, boolean pathStyle) {
+        if (endpoint != null) {
+            options.set(MergeTreeSinkOptions.TABLE_S3_ENDPOINT, endpoint);
+        }
+        if (region != null) {
+            options.set(MergeTreeSinkOptions.TABLE_S3_REGION, region);
+        }
+        options.set(MergeTreeSinkOptions.TABLE_S3_PATH_STYLE, pathStyle);
+        return this;
+    }
+
+    /** Static credentials for an {@code s3://} table (default: the AWS credentials chain). */
+    public MergeTreeSinkBuilder<IN> setTableCredentials(String accessKey, String secretKey) {
+        options.set(MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY, accessKey);
+        options.set(MergeTreeSinkOptions.TABLE_S3_SECRET_KEY, secretKey);
+        return this;
+    }
+
+    /** Where the table lives, as a storage object (instead of {@link #setTablePath}). */
     public MergeTreeSinkBuilder<IN> setTableStorage(TableStorage storage) {
         this.storage = storage;
+        this.tablePath = null;
         return this;
     }
 
@@ -105,8 +134,12 @@ public final class MergeTreeSinkBuilder<IN> {
      * @throws IllegalArgumentException naming the problem
      */
     public MergeTreeSink<IN> build() {
-        if (storage == null) {
+        TableStorage storage = this.storage;
+        if (storage == null && tablePath == null) {
             throw new IllegalArgumentException("the table path is not set (setTablePath)");
+        }
+        if (storage == null) {
+            storage = TableLocation.parse(tablePath, MergeTreeSinkOptions.tableS3(options));
         }
         if (input == null) {
             throw new IllegalArgumentException(

@@ -29,9 +29,11 @@ public final class MergeTreeSinkOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "The MergeTree table directory on a local or shared filesystem (the"
-                                    + " directory ClickHouse would keep under data/<db>/<table>/)."
-                                    + " Created with the table's DDL if missing.");
+                            "Where the MergeTree table lives: s3://bucket/prefix (ClickHouse's"
+                                    + " plain layout, read in place by an s3_plain disk; see"
+                                    + " table.s3.*), or file:///abs/dir or /abs/dir (a directory"
+                                    + " every TaskManager shares). Created with the table's DDL if"
+                                    + " missing.");
 
     /** The table's {@code CREATE TABLE} statement. */
     public static final ConfigOption<String> DDL =
@@ -293,6 +295,84 @@ public final class MergeTreeSinkOptions {
                     .intType()
                     .noDefaultValue()
                     .withDescription("SQL connector only: the parallelism of the sink writers.");
+
+    /** The table's S3 endpoint. */
+    public static final ConfigOption<String> TABLE_S3_ENDPOINT =
+            ConfigOptions.key("table.s3.endpoint")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The S3 endpoint of an s3:// table, e.g. http://127.0.0.1:9000 (default:"
+                                    + " AWS).");
+
+    /** The table's S3 region. */
+    public static final ConfigOption<String> TABLE_S3_REGION =
+            ConfigOptions.key("table.s3.region")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("The S3 region of an s3:// table (default us-east-1).");
+
+    /** Path-style access for the table's bucket. */
+    public static final ConfigOption<Boolean> TABLE_S3_PATH_STYLE =
+            ConfigOptions.key("table.s3.path-style-access")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Address the table's bucket path-style (http://host/bucket/key), as"
+                                    + " S3-compatible servers need.");
+
+    /** The table's S3 access key. */
+    public static final ConfigOption<String> TABLE_S3_ACCESS_KEY =
+            ConfigOptions.key("table.s3.access-key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Static credentials for an s3:// table (with table.s3.secret-key);"
+                                    + " default: the AWS default credentials chain.");
+
+    /** The table's S3 secret key. */
+    public static final ConfigOption<String> TABLE_S3_SECRET_KEY =
+            ConfigOptions.key("table.s3.secret-key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("The secret of table.s3.access-key (never logged).");
+
+    /** The table's S3 settings from {@code options}, validated. */
+    public static io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings tableS3(
+            org.apache.flink.configuration.ReadableConfig options) {
+        String endpoint = options.getOptional(TABLE_S3_ENDPOINT).orElse(null);
+        java.net.URI uri = null;
+        if (endpoint != null) {
+            try {
+                uri = new java.net.URI(endpoint);
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException(
+                        "table.s3.endpoint is not a URL: '" + endpoint + "'", e);
+            }
+            if (uri.getScheme() == null
+                    || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+                    || uri.getHost() == null) {
+                throw new IllegalArgumentException(
+                        "table.s3.endpoint must be http(s)://host[:port], not '" + endpoint + "'");
+            }
+        }
+        String ak = options.getOptional(TABLE_S3_ACCESS_KEY).orElse(null);
+        String sk = options.getOptional(TABLE_S3_SECRET_KEY).orElse(null);
+        if ((ak == null) != (sk == null)) {
+            throw new IllegalArgumentException(
+                    "table.s3.access-key and table.s3.secret-key go together");
+        }
+        io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings d =
+                io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings.defaults();
+        return new io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings(
+                uri,
+                options.getOptional(TABLE_S3_REGION).orElse(null),
+                options.get(TABLE_S3_PATH_STYLE),
+                ak,
+                sk,
+                d.connectTimeout(),
+                d.requestTimeout());
+    }
 
     // ------------------------------------------------------------------ delivery
 

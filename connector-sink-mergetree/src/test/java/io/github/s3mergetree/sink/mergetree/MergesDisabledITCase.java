@@ -3,10 +3,8 @@ package io.github.s3mergetree.sink.mergetree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.table.ActivePart;
-import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -101,9 +99,7 @@ class MergesDisabledITCase {
         assertThat(parts.stream().mapToLong(ActivePart::rows).sum()).isEqualTo(rows);
         // several inserted parts and not one merge: the coordinator is really off
         assertThat(parts).hasSizeGreaterThan(2).allMatch(p -> p.name().level() == 0);
-        String log =
-                Files.readString(
-                        dir.resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl"));
+        String log = String.join("\n", TableChecks.open(dir).partLog().lines());
         assertThat(log).contains("\"NewPart\"").doesNotContain("\"MergeParts\"");
         assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
     }

@@ -2,7 +2,7 @@ package io.github.s3mergetree.engine.compress;
 
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
-import io.github.s3mergetree.engine.part.CorruptPartException;
+import io.github.s3mergetree.engine.io.CorruptDataException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -15,7 +15,7 @@ import java.util.Objects;
  * <p>Every block is validated before its data is used: header sizes (compressed size 9..1 GiB and
  * inside the file, uncompressed size non-zero), the CityHash128 checksum of header + payload, a
  * supported method byte, and that the payload decodes to exactly the announced size. Any violation
- * throws {@link CorruptPartException} naming the file, the block's offset in the file and the
+ * throws {@link CorruptDataException} naming the file, the block's offset in the file and the
  * expected versus actual value; so does reading past the end of the stream.
  *
  * <p>A mark {@code (offsetInCompressedFile, offsetInDecompressedBlock)} is followed with {@link
@@ -23,7 +23,7 @@ import java.util.Objects;
  * whole file is the file offset; offsets in error messages are indexes into the array.
  *
  * <p>Not thread-safe. Blocks with method NONE are read in place; other blocks are decompressed into
- * one reused buffer. After a {@link CorruptPartException} from a damaged block the position stays
+ * one reused buffer. After a {@link CorruptDataException} from a damaged block the position stays
  * in front of that block: further reads fail the same way, a {@link #seek} elsewhere works.
  */
 public final class CompressedBlockReader {
@@ -91,7 +91,7 @@ public final class CompressedBlockReader {
      * Decompresses and validates a whole compressed file into one array; used to recompute {@code
      * uncompressed_size/hash} of {@code checksums.txt}.
      *
-     * @throws CorruptPartException if any block is invalid
+     * @throws CorruptDataException if any block is invalid
      * @throws IllegalArgumentException if the decompressed content exceeds the maximum array size
      */
     public static byte[] decompressAll(byte[] file, String fileNameForErrors) {
@@ -101,7 +101,7 @@ public final class CompressedBlockReader {
     /**
      * Decompresses and validates the compressed stream {@code data[off, off+len)} into one array.
      *
-     * @throws CorruptPartException if any block is invalid
+     * @throws CorruptDataException if any block is invalid
      * @throws IllegalArgumentException if the decompressed content exceeds the maximum array size
      * @throws IndexOutOfBoundsException if the range is not inside {@code data}
      */
@@ -138,7 +138,7 @@ public final class CompressedBlockReader {
      * data. A mark at the very end of a block, or {@code (streamLength, 0)}, is valid and leaves
      * the stream at that position (which is {@link #eof()} if nothing follows).
      *
-     * @throws CorruptPartException if there is no valid block at that offset or the block is
+     * @throws CorruptDataException if there is no valid block at that offset or the block is
      *     shorter than {@code offsetInDecompressedBlock}
      * @throws IllegalArgumentException if an offset is negative
      */
@@ -160,7 +160,7 @@ public final class CompressedBlockReader {
             return;
         }
         if (abs >= end) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     abs,
                     "mark points past the end of the stream",
@@ -172,7 +172,7 @@ public final class CompressedBlockReader {
         }
         int size = curEnd - curStart;
         if (offsetInDecompressedBlock > size) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     abs,
                     "mark points past the end of its block",
@@ -214,7 +214,7 @@ public final class CompressedBlockReader {
     /**
      * Reads exactly {@code len} bytes into {@code dst[off, off+len)}, crossing blocks as needed.
      *
-     * @throws CorruptPartException if the stream ends first or a block is invalid
+     * @throws CorruptDataException if the stream ends first or a block is invalid
      * @throws IndexOutOfBoundsException if the range is not inside {@code dst}
      */
     public void readFully(byte[] dst, int off, int len) {
@@ -234,7 +234,7 @@ public final class CompressedBlockReader {
     /**
      * Reads one byte as an unsigned value 0..255.
      *
-     * @throws CorruptPartException if the stream ends or a block is invalid
+     * @throws CorruptDataException if the stream ends or a block is invalid
      */
     public int readByte() {
         if (curPos == curEnd) {
@@ -246,7 +246,7 @@ public final class CompressedBlockReader {
     /**
      * Reads a little-endian 16-bit value.
      *
-     * @throws CorruptPartException if the stream ends first or a block is invalid
+     * @throws CorruptDataException if the stream ends first or a block is invalid
      */
     public short readShortLE() {
         if (curEnd - curPos >= 2) {
@@ -260,7 +260,7 @@ public final class CompressedBlockReader {
     /**
      * Reads a little-endian 32-bit value.
      *
-     * @throws CorruptPartException if the stream ends first or a block is invalid
+     * @throws CorruptDataException if the stream ends first or a block is invalid
      */
     public int readIntLE() {
         if (curEnd - curPos >= 4) {
@@ -274,7 +274,7 @@ public final class CompressedBlockReader {
     /**
      * Reads a little-endian 64-bit value.
      *
-     * @throws CorruptPartException if the stream ends first or a block is invalid
+     * @throws CorruptDataException if the stream ends first or a block is invalid
      */
     public long readLongLE() {
         if (curEnd - curPos >= 8) {
@@ -289,7 +289,7 @@ public final class CompressedBlockReader {
      * Reads a ClickHouse {@code VarUInt} (unsigned LEB128, at most 10 bytes) as an unsigned 64-bit
      * value.
      *
-     * @throws CorruptPartException if the stream ends first, the value has more than 10 bytes, or a
+     * @throws CorruptDataException if the stream ends first, the value has more than 10 bytes, or a
      *     block is invalid
      */
     public long readVarUInt() {
@@ -301,7 +301,7 @@ public final class CompressedBlockReader {
                 return v;
             }
         }
-        throw new CorruptPartException(
+        throw new CorruptDataException(
                 fileName,
                 currentBlockOffset() + start,
                 "VarUInt too long",
@@ -320,7 +320,7 @@ public final class CompressedBlockReader {
     /** Moves to the next block; {@code wanted} is only for the end-of-stream message. */
     private void nextBlock(int wanted) {
         if (next >= end) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     end,
                     "unexpected end of compressed stream",
@@ -342,7 +342,7 @@ public final class CompressedBlockReader {
         if (file[p + 16] == CompressionCodecs.METHOD_NONE) {
             verifyChecksum(p, compressedSize);
             if (compressedSize - CompressedBlockWriter.HEADER_SIZE != uncompressed) {
-                throw new CorruptPartException(
+                throw new CorruptDataException(
                         fileName,
                         p,
                         "NONE block payload size",
@@ -371,7 +371,7 @@ public final class CompressedBlockReader {
      */
     private int checkHeader(int p) {
         if (end - p < HEADER) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "truncated block header",
@@ -381,7 +381,7 @@ public final class CompressedBlockReader {
         long compressedSize = u32(p + 17);
         long uncompressedSize = u32(p + 21);
         if (uncompressedSize == 0 || compressedSize == 0) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "block header is corrupt (empty block)",
@@ -393,7 +393,7 @@ public final class CompressedBlockReader {
         }
         if (compressedSize < CompressedBlockWriter.HEADER_SIZE
                 || compressedSize > MAX_COMPRESSED_SIZE) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "block header is corrupt (compressed size)",
@@ -404,7 +404,7 @@ public final class CompressedBlockReader {
                     String.valueOf(compressedSize));
         }
         if (uncompressedSize > Integer.MAX_VALUE - 8) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "block header is corrupt (decompressed size)",
@@ -413,7 +413,7 @@ public final class CompressedBlockReader {
         }
         long available = (long) end - p - CompressedBlockWriter.CHECKSUM_SIZE;
         if (compressedSize > available) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "truncated block",
@@ -430,7 +430,7 @@ public final class CompressedBlockReader {
         long low = (long) LONG_LE.get(file, p);
         long high = (long) LONG_LE.get(file, p + 8);
         if (low != hash[0] || high != hash[1]) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "block checksum mismatch (size of compressed block " + compressedSize + ")",
@@ -448,7 +448,7 @@ public final class CompressedBlockReader {
         try {
             codec = CompressionCodecs.forMethodByte(method);
         } catch (IllegalArgumentException e) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "unsupported compression method",
@@ -465,7 +465,7 @@ public final class CompressedBlockReader {
                     dstOff,
                     uncompressed);
         } catch (IllegalArgumentException e) {
-            throw new CorruptPartException(
+            throw new CorruptDataException(
                     fileName,
                     p,
                     "cannot decompress block with method " + CompressionCodecs.methodName(method),

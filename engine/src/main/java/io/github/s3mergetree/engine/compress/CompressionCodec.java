@@ -44,7 +44,7 @@ public interface CompressionCodec {
      *
      * @throws IllegalArgumentException if the payload is malformed or does not decode to exactly
      *     {@code uncompressedLen} bytes (the message says what was found); block readers turn this
-     *     into a {@code CorruptPartException} naming the file and offset
+     *     into a {@code CorruptDataException} naming the file and offset
      * @throws IndexOutOfBoundsException if a range is outside its array
      */
     void decompress(

@@ -141,11 +141,28 @@ public final class TableSchema {
      * and ClickHouse accepts it.
      */
     public String toCreateTableSql() {
-        StringBuilder b = new StringBuilder("CREATE TABLE ");
+        return toSql("CREATE TABLE ", null, null);
+    }
+
+    /**
+     * {@code ATTACH TABLE name UUID 'uuid' (…) ENGINE = … SETTINGS <the table's>, <extra>}: the
+     * statement that makes ClickHouse read a table whose data is already somewhere (e.g. in place
+     * on S3, with {@code extraSettings = "table_disk = 1, disk = disk(type = s3_plain, …)"}).
+     */
+    public String toAttachSql(String uuid, String extraSettings) {
+        return toSql("ATTACH TABLE ", uuid, extraSettings);
+    }
+
+    private String toSql(String verb, String uuid, String extraSettings) {
+        StringBuilder b = new StringBuilder(verb);
         if (database != null) {
             b.append(DdlParser.quoteIdentifier(database)).append('.');
         }
-        b.append(DdlParser.quoteIdentifier(name)).append("\n(\n");
+        b.append(DdlParser.quoteIdentifier(name));
+        if (uuid != null) {
+            b.append(" UUID ").append(SqlLexer.quoteString(uuid));
+        }
+        b.append("\n(\n");
         for (int i = 0; i < columns.size(); i++) {
             b.append("    ").append(columns.get(i).toSql());
             b.append(i + 1 < columns.size() ? ",\n" : "\n");
@@ -158,8 +175,17 @@ public final class TableSchema {
             b.append("\nPRIMARY KEY ").append(primaryKey.toSql());
         }
         b.append("\nORDER BY ").append(sortingKey.toSql());
-        if (!settings.asMap().isEmpty()) {
-            b.append("\nSETTINGS ").append(settings.toSql());
+        if (!settings.asMap().isEmpty() || extraSettings != null) {
+            b.append("\nSETTINGS ");
+            if (!settings.asMap().isEmpty()) {
+                b.append(settings.toSql());
+                if (extraSettings != null) {
+                    b.append(", ");
+                }
+            }
+            if (extraSettings != null) {
+                b.append(extraSettings);
+            }
         }
         if (comment != null) {
             b.append("\nCOMMENT ").append(SqlLexer.quoteString(comment));

@@ -1,7 +1,6 @@
 package io.github.s3mergetree.engine.merge;
 
 import io.github.s3mergetree.engine.part.PartName;
-import io.github.s3mergetree.engine.table.MergeTreeTable;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +40,7 @@ public final class MergeScheduler implements AutoCloseable {
             long rowsWritten,
             long bytesReadUncompressed) {}
 
-    private final MergeTreeTable table;
+    private final MergingTable table;
     private final MergeSelector selector;
     private final Executor pool;
     private final int poolSize;
@@ -60,11 +59,7 @@ public final class MergeScheduler implements AutoCloseable {
      * @param poolSize {@code background_pool_size}: merges running at once
      */
     public MergeScheduler(
-            MergeTreeTable table,
-            MergeSelector selector,
-            Executor pool,
-            int poolSize,
-            Clock clock) {
+            MergingTable table, MergeSelector selector, Executor pool, int poolSize, Clock clock) {
         if (poolSize <= 0) {
             throw new IllegalArgumentException(
                     "background_pool_size must be positive, got " + poolSize);
@@ -89,9 +84,7 @@ public final class MergeScheduler implements AutoCloseable {
                     busy.addAll(parts);
                 }
                 List<MergeCandidate> chosen =
-                        selector.select(
-                                table.mergeCandidates(busy),
-                                table.layout().settings().maxBytesToMergeAtMaxSpaceInPool());
+                        selector.select(table.mergeCandidates(busy), table.maxBytesToMerge());
                 if (chosen.isEmpty()) {
                     return;
                 }

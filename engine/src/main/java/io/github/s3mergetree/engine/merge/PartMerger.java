@@ -10,10 +10,9 @@ import io.github.s3mergetree.engine.part.WrittenPartFiles;
 import io.github.s3mergetree.engine.sort.KeySorter;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -35,9 +34,15 @@ public final class PartMerger {
     static final long MERGE_MAX_BLOCK_SIZE_BYTES = 10L << 20;
 
     private final PartWriter writer;
+    private final TableStore scratch;
 
-    public PartMerger(PartWriter writer) {
+    /**
+     * A merger writing with {@code writer}; {@code scratch} holds the vertical algorithm's
+     * temporary row-source file (a local directory, also for tables on S3).
+     */
+    public PartMerger(PartWriter writer, TableStore scratch) {
         this.writer = writer;
+        this.scratch = scratch;
     }
 
     /** Live counters of one merge, like a row of ClickHouse's {@code system.merges}. */
@@ -77,7 +82,9 @@ public final class PartMerger {
     }
 
     /**
-     * Merges {@code sources} (ordered by block number) into a new part written in {@code outDir}.
+     * Merges {@code sources} (ordered by block number) into a new part written in directory {@code
+     * outDir} of {@code out}, without its {@code checksums.txt} (the caller publishes it, see
+     * {@link PartWriter#writeChecksums}).
      *
      * @return what was written
      */
@@ -85,10 +92,11 @@ public final class PartMerger {
             List<PartReader> sources,
             MergeSpec spec,
             PartitionData partition,
-            Path outDir,
+            TableStore out,
+            String outDir,
             Progress progress)
             throws IOException {
-        return merge(sources, spec, partition, outDir, progress, null);
+        return merge(sources, spec, partition, out, outDir, progress, null);
     }
 
     /** ClickHouse's {@code vertical_merge_algorithm_min_rows_to_activate}. */
@@ -106,18 +114,20 @@ public final class PartMerger {
     static final long VERTICAL_MIN_SOURCE_STREAMS = 256;
 
     /**
-     * As {@link #merge(List, MergeSpec, PartitionData, Path, Progress)}; {@code vertical} forces
-     * the algorithm (null: ClickHouse's rule — vertical for plain MergeTree merges of at least
-     * 131072 rows with at least 11 columns outside the sorting key — when the merge also reads more
-     * than {@value #VERTICAL_MIN_SOURCE_STREAMS} source columns). The vertical algorithm merges the
-     * sorting-key columns first, recording which source each row came from, then gathers every
-     * other column one at a time, so memory holds one column per source instead of all of them.
+     * As {@link #merge(List, MergeSpec, PartitionData, TableStore, String, Progress)}; {@code
+     * vertical} forces the algorithm (null: ClickHouse's rule — vertical for plain MergeTree merges
+     * of at least 131072 rows with at least 11 columns outside the sorting key — when the merge
+     * also reads more than {@value #VERTICAL_MIN_SOURCE_STREAMS} source columns). The vertical
+     * algorithm merges the sorting-key columns first, recording which source each row came from,
+     * then gathers every other column one at a time, so memory holds one column per source instead
+     * of all of them.
      */
     public WrittenPartFiles merge(
             List<PartReader> sources,
             MergeSpec spec,
             PartitionData partition,
-            Path outDir,
+            TableStore out,
+            String outDir,
             Progress progress,
             Boolean vertical)
             throws IOException {
@@ -129,7 +139,7 @@ public final class PartMerger {
                     || !p.columnTypes().equals(spec.columnTypes())) {
                 throw new IllegalArgumentException(
                         "part "
-                                + p.directory()
+                                + p.store().describe(p.directory())
                                 + " has columns "
                                 + p.columnNames()
                                 + " "
@@ -140,7 +150,6 @@ public final class PartMerger {
                                 + spec.columnTypes());
             }
         }
-        Files.createDirectories(outDir);
         List<String> merging = new ArrayList<>();
         for (String c : spec.columnNames()) {
             if (spec.sortingKey().requiredColumns().contains(c)) {
@@ -181,6 +190,7 @@ public final class PartMerger {
                     sources,
                     spec,
                     partition,
+                    out,
                     outDir,
                     progress,
                     useVertical ? merging : null);
@@ -196,15 +206,17 @@ public final class PartMerger {
             List<PartReader> sources,
             MergeSpec spec,
             PartitionData partition,
-            Path outDir,
+            TableStore store,
+            String outDir,
             Progress progress,
             List<String> verticalMergingColumns)
             throws IOException {
-        RowSources rowSources = verticalMergingColumns == null ? null : new RowSources(outDir);
+        RowSources rowSources = verticalMergingColumns == null ? null : new RowSources(scratch);
         List<String> pkNames = spec.sortingKey().columnNames().subList(0, spec.primaryKeySize());
         List<DataType> pkTypes = spec.sortingKey().types().subList(0, spec.primaryKeySize());
         try (PartWriter.Output out =
                 writer.open(
+                        store,
                         outDir,
                         spec.columnNames(),
                         spec.columnTypes(),

@@ -1,30 +1,32 @@
 package io.github.s3mergetree.engine.merge;
 
+import io.github.s3mergetree.engine.store.TableStore;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.UUID;
 
 /**
  * The order in which a vertical merge takes rows from its sources (ClickHouse's {@code
- * RowSourcePart} stream), kept in a temporary file next to the merged part as runs of (source,
- * length), so memory stays constant whatever the number of rows.
+ * RowSourcePart} stream), kept in a temporary object of a scratch store (a local directory) as runs
+ * of (source, length), so memory stays constant whatever the number of rows.
  */
 final class RowSources implements AutoCloseable {
-    private final Path file;
+    private final TableStore scratch;
+    private final String file;
     private final DataOutputStream out;
     private int runSource = -1;
     private long runLength;
 
-    RowSources(Path partDir) throws IOException {
-        this.file = Files.createTempFile(partDir.getParent(), "tmp_row_sources_", ".bin");
+    RowSources(TableStore scratch) throws IOException {
+        this.scratch = scratch;
+        this.file = "tmp_row_sources_" + UUID.randomUUID() + ".bin";
         this.out =
                 new DataOutputStream(
-                        new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+                        new BufferedOutputStream(scratch.create(file, false), 1 << 16));
     }
 
     /** The next {@code rows} merged rows come from source {@code source}. */
@@ -54,7 +56,7 @@ final class RowSources implements AutoCloseable {
     /** Reads the runs from the beginning (once per gathered column). */
     Reader reader() throws IOException {
         return new Reader(
-                new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16)));
+                new DataInputStream(new BufferedInputStream(scratch.openStream(file), 1 << 16)));
     }
 
     /** A pass over the runs. */
@@ -90,6 +92,6 @@ final class RowSources implements AutoCloseable {
     @Override
     public void close() throws IOException {
         out.close();
-        Files.deleteIfExists(file);
+        scratch.delete(file);
     }
 }

@@ -78,6 +78,40 @@ public final class SimpleMergeSelector implements MergeSelector {
                     0.01);
         }
 
+        /**
+         * These settings with the table's MergeTree settings of the same meaning: {@code
+         * max_parts_to_merge_at_once}, {@code merge_selector_base}, {@code
+         * merge_selector_window_size}, {@code min_age_to_force_merge_seconds} and {@code
+         * merge_selector_enable_heuristic_to_remove_small_parts_at_right}.
+         */
+        public Settings withTableSettings(
+                int maxPartsToMergeAtOnce,
+                double base,
+                int windowSize,
+                long minAgeToForceMerge,
+                boolean removeSmallPartsAtRight) {
+            return new Settings(
+                    maxPartsToMergeAtOnce,
+                    base,
+                    windowSize,
+                    minSizeToLowerBase,
+                    maxSizeToLowerBase,
+                    minAgeToLowerBaseAtMinSize,
+                    minAgeToLowerBaseAtMaxSize,
+                    maxAgeToLowerBaseAtMinSize,
+                    maxAgeToLowerBaseAtMaxSize,
+                    minPartsToLowerBase,
+                    maxPartsToLowerBase,
+                    sizeFixedCostToAdd,
+                    enableHeuristicToAlignParts,
+                    alignMinRatioOfSumSizeToPrevPart,
+                    alignMaxAbsoluteDifferenceInPowersOfTwo,
+                    alignMaxScoreAdjustment,
+                    minAgeToForceMerge,
+                    removeSmallPartsAtRight,
+                    removeSmallPartsAtRightMaxRatio);
+        }
+
         /** These settings with {@code max_parts_to_merge_at_once} replaced. */
         public Settings withMaxPartsToMergeAtOnce(int value) {
             return new Settings(

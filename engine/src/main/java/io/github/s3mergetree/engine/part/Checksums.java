@@ -29,6 +29,9 @@ public final class Checksums {
             long uncompressedSize,
             Hash128 uncompressedHash) {}
 
+    /** The file name. */
+    public static final String FILE_NAME = "checksums.txt";
+
     private static final String HEADER = "checksums format version: ";
     private final TreeMap<String, Entry> entries = new TreeMap<>(Checksums::compareBytewise);
 

@@ -8,7 +8,6 @@ import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.DeserializationState;
 import io.github.s3mergetree.engine.types.DataType;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,9 +15,9 @@ import java.util.Map;
 
 /**
  * Reads some columns of a part sequentially in blocks of at most {@code maxRows} rows, reading and
- * decompressing one compressed block per stream at a time from disk, so a merge holds only one
- * compressed block per stream and one block of rows per source part in memory, whatever the part
- * sizes. Every compressed block's checksum is verified as it is read.
+ * decompressing one compressed block per stream at a time from the store (ranged GETs on S3), so a
+ * merge holds only one compressed block per stream and one block of rows per source part in memory,
+ * whatever the part sizes. Every compressed block's checksum is verified as it is read.
  */
 public final class PartBlockReader implements AutoCloseable {
     private final List<StreamingCompressedSource> open = new ArrayList<>();
@@ -48,7 +47,7 @@ public final class PartBlockReader implements AutoCloseable {
             int i = part.columnNames().indexOf(col);
             if (i < 0) {
                 throw new IllegalArgumentException(
-                        "part " + part.directory() + " has no column " + col);
+                        "part " + part.describe("") + " has no column " + col);
             }
             DataType type = part.columnTypes().get(i);
             t.add(type);
@@ -56,8 +55,14 @@ public final class PartBlockReader implements AutoCloseable {
                     BulkSerialization.forColumn(col, type, part.stringsWithSizeStream(type));
             Map<String, ByteSource> streams = new HashMap<>();
             for (String stream : s.streams()) {
-                Path f = part.directory().resolve(PartWriter.fileName(stream) + ".bin");
-                StreamingCompressedSource src = new StreamingCompressedSource(f);
+                String f = PartWriter.fileName(stream) + ".bin";
+                StreamingCompressedSource src =
+                        new StreamingCompressedSource(
+                                part.describe(f),
+                                part.store()
+                                        .openRandomAccess(
+                                                part.directory() + "/" + f, part.fileSize(f)),
+                                part.store().readAheadBytes());
                 open.add(src);
                 streams.put(stream, src);
             }

@@ -10,24 +10,27 @@ import io.github.s3mergetree.engine.io.ByteArraySource;
 import io.github.s3mergetree.engine.io.ByteSource;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.DeserializationState;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
+import io.github.s3mergetree.objectstore.ObjectSummary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Opens a Wide MergeTree part (ours or ClickHouse's): its column list, row count and checksums;
  * {@link #verify()} recomputes what ClickHouse's {@code CHECK TABLE} recomputes (every listed
  * file's size, every compressed block's checksum, uncompressed hashes of compressed files, hashes
  * of the others, no unexpected files); {@link #readAll()} reads every column into a {@link Block}.
+ * The part is a directory (key prefix) of a {@link TableStore}: local or on S3, where {@link
+ * #blocks} reads the column files with ranged GETs.
  */
 public final class PartReader {
     /** Files a part may hold that {@code checksums.txt} does not list. */
@@ -40,14 +43,22 @@ public final class PartReader {
                     "metadata_version.txt",
                     "columns_substreams.txt");
 
-    private final Path dir;
+    private final TableStore store;
+    private final String dir;
     private final List<String> names;
     private final List<DataType> types;
     private final long rows;
     private final Checksums checksums;
+    private Optional<String> serializationJson;
 
     private PartReader(
-            Path dir, List<String> names, List<DataType> types, long rows, Checksums checksums) {
+            TableStore store,
+            String dir,
+            List<String> names,
+            List<DataType> types,
+            long rows,
+            Checksums checksums) {
+        this.store = store;
         this.dir = dir;
         this.names = names;
         this.types = types;
@@ -55,41 +66,53 @@ public final class PartReader {
         this.checksums = checksums;
     }
 
-    /** Opens the part in {@code dir}, reading {@code columns.txt}, {@code count.txt}, checksums. */
-    public static PartReader open(Path dir) throws IOException {
-        Checksums checksums =
-                Checksums.parse(
-                        Files.readAllBytes(dir.resolve("checksums.txt")),
-                        dir.resolve("checksums.txt").toString());
+    /**
+     * Opens the part in directory {@code dir} (a key prefix without the trailing {@code /}) of
+     * {@code store}, reading {@code columns.txt}, {@code count.txt} and the checksums.
+     */
+    public static PartReader open(TableStore store, String dir) throws IOException {
+        Checksums checksums = readChecksums(store, dir);
         List<String> names = new ArrayList<>();
         List<DataType> types = new ArrayList<>();
-        parseColumnsTxt(dir.resolve("columns.txt"), names, types);
-        Path countFile = dir.resolve("count.txt");
-        String count = Files.readString(countFile, StandardCharsets.US_ASCII);
+        parseColumnsTxt(
+                store.describe(dir + "/columns.txt"),
+                new String(store.read(dir + "/columns.txt"), StandardCharsets.UTF_8),
+                names,
+                types);
+        String countFile = store.describe(dir + "/count.txt");
+        String count = new String(store.read(dir + "/count.txt"), StandardCharsets.US_ASCII);
         long rows;
         try {
             rows = Long.parseLong(count);
         } catch (NumberFormatException e) {
-            throw new CorruptPartException(countFile.toString(), 0, "a decimal row count", count);
+            throw new CorruptPartException(countFile, 0, "a decimal row count", count);
         }
-        return new PartReader(dir, List.copyOf(names), List.copyOf(types), rows, checksums);
+        return new PartReader(store, dir, List.copyOf(names), List.copyOf(types), rows, checksums);
     }
 
-    private static void parseColumnsTxt(Path file, List<String> names, List<DataType> types)
-            throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    /** The part's {@code checksums.txt}, parsed. */
+    public static Checksums readChecksums(TableStore store, String dir) throws IOException {
+        String key = dir + "/" + Checksums.FILE_NAME;
+        byte[] bytes = store.read(key);
+        try {
+            return Checksums.parse(bytes, store.describe(key));
+        } catch (io.github.s3mergetree.engine.io.CorruptDataException e) {
+            throw CorruptPartException.of(e);
+        }
+    }
+
+    private static void parseColumnsTxt(
+            String file, String text, List<String> names, List<DataType> types) {
+        List<String> lines = Arrays.asList(text.split("\n", -1));
         if (lines.size() < 2 || !lines.get(0).equals("columns format version: 1")) {
             throw new CorruptPartException(
-                    file.toString(),
-                    0,
-                    "columns format version: 1",
-                    lines.isEmpty() ? "" : lines.get(0));
+                    file, 0, "columns format version: 1", lines.isEmpty() ? "" : lines.get(0));
         }
         int n = Integer.parseInt(lines.get(1).replace(" columns:", ""));
         for (int i = 0; i < n; i++) {
             String line = lines.get(2 + i);
             if (!line.startsWith("`")) {
-                throw new CorruptPartException(file.toString(), i + 2, "`name` Type", line);
+                throw new CorruptPartException(file, i + 2, "`name` Type", line);
             }
             StringBuilder name = new StringBuilder();
             int p = 1;
@@ -104,12 +127,42 @@ public final class PartReader {
         }
     }
 
-    public Path directory() {
+    /** The store holding the part. */
+    public TableStore store() {
+        return store;
+    }
+
+    /** The part's directory in its store (a key prefix without the trailing {@code /}). */
+    public String directory() {
         return dir;
     }
 
+    /** The part's directory name (its part name, or a {@code tmp_*} name). */
     public String name() {
-        return dir.getFileName().toString();
+        int slash = dir.lastIndexOf('/');
+        return slash < 0 ? dir : dir.substring(slash + 1);
+    }
+
+    /** The bytes of one of the part's files ({@code partition.dat}, ...). */
+    public byte[] readFile(String file) throws IOException {
+        return store.read(dir + "/" + file);
+    }
+
+    /** A file's full name, for messages. */
+    String describe(String file) {
+        return store.describe(dir + "/" + file);
+    }
+
+    /** The size of one of the part's files: from the checksums, else from the store. */
+    long fileSize(String file) throws IOException {
+        Checksums.Entry e = checksums.entries().get(file);
+        if (e != null) {
+            return e.fileSize();
+        }
+        return store.stat(dir + "/" + file)
+                .map(ObjectSummary::size)
+                .orElseThrow(
+                        () -> new CorruptPartException(describe(file), 0, "a file", "missing"));
     }
 
     public long rows() {
@@ -133,25 +186,25 @@ public final class PartReader {
      * file, the offset and the expected and actual values on the first mismatch.
      */
     public void verify() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.toList()) {
-                String n = f.getFileName().toString();
-                if (!UNLISTED.contains(n) && !checksums.entries().containsKey(n)) {
-                    throw new CorruptPartException(
-                            f.toString(), 0, "no file (not listed in checksums.txt)", "a file");
-                }
+        java.util.Set<String> present = new java.util.HashSet<>();
+        for (ObjectSummary o : store.list(dir + "/")) {
+            String n = o.key().substring(dir.length() + 1);
+            present.add(n);
+            if (!UNLISTED.contains(n) && !checksums.entries().containsKey(n)) {
+                throw new CorruptPartException(
+                        describe(n), 0, "no file (not listed in checksums.txt)", "a file");
             }
         }
         for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
+            if (!present.contains(e.getKey())) {
+                throw new CorruptPartException(describe(e.getKey()), 0, "a file", "missing");
+            }
             verifyFile(e.getKey(), e.getValue());
         }
         for (String required : List.of("count.txt")) {
             if (!checksums.entries().containsKey(required)) {
                 throw new CorruptPartException(
-                        dir.resolve("checksums.txt").toString(),
-                        0,
-                        "an entry for " + required,
-                        "none");
+                        describe(Checksums.FILE_NAME), 0, "an entry for " + required, "none");
             }
         }
     }
@@ -168,40 +221,49 @@ public final class PartReader {
      * @throws CorruptPartException on the first mismatch, naming the file
      */
     public void verifyUncompressedFiles() throws IOException {
+        java.util.Map<String, Long> sizes = new HashMap<>();
+        for (ObjectSummary o : store.list(dir + "/")) {
+            sizes.put(o.key().substring(dir.length() + 1), o.size());
+        }
         for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
             Checksums.Entry want = e.getValue();
             if (want.compressed() && e.getKey().endsWith(".bin")) {
-                Path f = dir.resolve(e.getKey());
-                long size = Files.size(f);
+                String f = describe(e.getKey());
+                Long size = sizes.get(e.getKey());
+                if (size == null) {
+                    throw new CorruptPartException(f, 0, "a file", "missing");
+                }
                 if (size != want.fileSize()) {
                     throw new CorruptPartException(
-                            f.toString(), size, "size " + want.fileSize(), "size " + size);
+                            f, size, "size " + want.fileSize(), "size " + size);
                 }
             } else {
+                if (!sizes.containsKey(e.getKey())) {
+                    throw new CorruptPartException(describe(e.getKey()), 0, "a file", "missing");
+                }
                 verifyFile(e.getKey(), want);
             }
         }
     }
 
     private void verifyFile(String name, Checksums.Entry want) throws IOException {
-        Path f = dir.resolve(name);
-        if (!Files.exists(f)) {
-            throw new CorruptPartException(f.toString(), 0, "a file", "missing");
+        String f = describe(name);
+        byte[] content;
+        try {
+            content = store.read(dir + "/" + name);
+        } catch (java.io.FileNotFoundException e) {
+            throw new CorruptPartException(f, 0, "a file", "missing");
         }
-        byte[] content = Files.readAllBytes(f);
         if (content.length != want.fileSize()) {
             throw new CorruptPartException(
-                    f.toString(),
-                    content.length,
-                    "size " + want.fileSize(),
-                    "size " + content.length);
+                    f, content.length, "size " + want.fileSize(), "size " + content.length);
         }
         if (want.compressed()) {
-            byte[] raw = CompressedBlockReader.decompressAll(content, f.toString());
+            byte[] raw = decompressAll(content, f);
             Hash128 h = HashingOutput.hash(raw, 0, raw.length);
             if (raw.length != want.uncompressedSize() || !h.equals(want.uncompressedHash())) {
                 throw new CorruptPartException(
-                        f.toString(),
+                        f,
                         0,
                         "uncompressed "
                                 + want.uncompressedSize()
@@ -213,7 +275,7 @@ public final class PartReader {
             Hash128 h = HashingOutput.hash(content, 0, content.length);
             if (!h.equals(want.fileHash())) {
                 throw new CorruptPartException(
-                        f.toString(), 0, "hash " + want.fileHash().toHex(), "hash " + h.toHex());
+                        f, 0, "hash " + want.fileHash().toHex(), "hash " + h.toHex());
             }
         }
     }
@@ -223,15 +285,21 @@ public final class PartReader {
      * column of {@code type}; sparse columns are refused with a clear error.
      */
     boolean stringsWithSizeStream(DataType type) throws IOException {
-        Path f = dir.resolve("serialization.json");
-        if (!Files.exists(f)) {
+        if (serializationJson == null) {
+            serializationJson =
+                    checksums.entries().containsKey("serialization.json")
+                            ? store.readIfExists(dir + "/serialization.json")
+                                    .map(b -> new String(b, StandardCharsets.UTF_8))
+                            : Optional.empty();
+        }
+        if (serializationJson.isEmpty()) {
             return false;
         }
-        String json = Files.readString(f).replace(" ", "");
+        String json = serializationJson.get().replace(" ", "");
         if (json.contains("\"kind\":\"Sparse\"")) {
             throw new UnsupportedOperationException(
                     "part "
-                            + dir
+                            + describe("")
                             + " has sparse columns (serialization.json), which are not supported");
         }
         if (!json.contains("\"string\":1")) {
@@ -267,24 +335,25 @@ public final class PartReader {
     /** Reads the named columns of the part, in the order given. */
     public Block read(List<String> columns) throws IOException {
         if (rows > Integer.MAX_VALUE) {
-            throw new IllegalStateException("part " + dir + " has too many rows to read at once");
+            throw new IllegalStateException(
+                    "part " + describe("") + " has too many rows to read at once");
         }
         List<DataType> outTypes = new ArrayList<>();
         List<Column> out = new ArrayList<>();
         for (String col : columns) {
             int i = names.indexOf(col);
             if (i < 0) {
-                throw new IllegalArgumentException("part " + dir + " has no column " + col);
+                throw new IllegalArgumentException(
+                        "part " + describe("") + " has no column " + col);
             }
             DataType type = types.get(i);
             BulkSerialization s =
                     BulkSerialization.forColumn(col, type, stringsWithSizeStream(type));
             Map<String, ByteSource> sources = new HashMap<>();
             for (String stream : s.streams()) {
-                Path f = dir.resolve(PartWriter.fileName(stream) + ".bin");
-                byte[] raw =
-                        CompressedBlockReader.decompressAll(Files.readAllBytes(f), f.toString());
-                sources.put(stream, new ByteArraySource(raw, f.toString()));
+                String file = PartWriter.fileName(stream) + ".bin";
+                byte[] raw = decompressAll(readFile(file), describe(file));
+                sources.put(stream, new ByteArraySource(raw, describe(file)));
             }
             DeserializationState state = new DeserializationState();
             s.readPrefix(sources::get, state);
@@ -294,5 +363,16 @@ public final class PartReader {
             out.add(c);
         }
         return new Block(columns, outTypes, out);
+    }
+
+    /** Decompresses a whole file; a damaged block is reported as a damaged part file. */
+    static byte[] decompressAll(byte[] content, String file) {
+        try {
+            return CompressedBlockReader.decompressAll(content, file);
+        } catch (CorruptPartException e) {
+            throw e;
+        } catch (io.github.s3mergetree.engine.io.CorruptDataException e) {
+            throw CorruptPartException.of(e);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.part;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.FloatingPoint;
 import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.compress.CompressionCodec;
 import io.github.s3mergetree.engine.hash.HashingOutput;
@@ -12,15 +13,12 @@ import io.github.s3mergetree.engine.serde.StreamNames;
 import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
-import io.github.s3mergetree.engine.types.FloatingPoint;
 import io.github.s3mergetree.engine.types.NullableType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,8 +37,11 @@ import java.util.Map;
  * no {@code serialization.json} is written, so every ClickHouse since 19.11 (18.16 for {@code
  * .mrk}) reads the part.
  *
- * <p>The part is written into the directory given (a temporary one; see {@link TemporaryPart}); it
- * is not visible to readers until renamed.
+ * <p>The part is written into the directory given — a key prefix of a {@link TableStore}: a
+ * temporary {@code tmp_*} one for inserts (see {@link TemporaryPart}), the final name for merges.
+ * {@code checksums.txt}, which makes a part visible to ClickHouse, is written by {@link
+ * #write(Input, TableStore, String)} but not by {@link Output#finish()}: a merge publishes it only
+ * once its commit won ({@link #writeChecksums}).
  */
 public final class PartWriter {
     /** ClickHouse's {@code max_file_name_length}: longer stream names are replaced by a hash. */
@@ -60,17 +61,19 @@ public final class PartWriter {
             Map<String, CompressionCodec> columnCodecs) {}
 
     /**
-     * Writes a whole part from one block into {@code dir} (which must exist and be empty).
+     * Writes a whole part from one block into {@code dir} of {@code store} (which must hold no
+     * keys), {@code checksums.txt} included.
      *
      * @return the part's checksums and statistics
      */
-    public WrittenPartFiles write(Input input, Path dir) throws IOException {
+    public WrittenPartFiles write(Input input, TableStore store, String dir) throws IOException {
         Block block = input.block();
         if (block.rows() == 0) {
             throw new IllegalArgumentException("cannot write a part of 0 rows");
         }
         try (Output out =
                 open(
+                        store,
                         dir,
                         block.names(),
                         block.types(),
@@ -79,17 +82,28 @@ public final class PartWriter {
                         input.partition(),
                         input.columnCodecs())) {
             out.write(block, input.primaryKey());
-            return out.finish();
+            WrittenPartFiles files = out.finish();
+            writeChecksums(store, dir, files);
+            return files;
         }
     }
 
+    /** Writes the part's {@code checksums.txt}: the last file, the one that makes it a part. */
+    public void writeChecksums(TableStore store, String dir, WrittenPartFiles files)
+            throws IOException {
+        store.write(
+                dir + "/" + Checksums.FILE_NAME, files.checksums().serialize(), options.fsync());
+    }
+
     /**
-     * Starts writing a part into {@code dir} (which must exist and be empty) from blocks that
-     * arrive one after another, already in sorting-key order (a merge's output). Memory stays
-     * bounded by one block plus the compression buffers.
+     * Starts writing a part into {@code dir} of {@code store} (which must hold no keys) from blocks
+     * that arrive one after another, already in sorting-key order (a merge's output). Memory stays
+     * bounded by one block plus the compression buffers (and, on S3, one upload part buffer per
+     * column stream).
      */
     public Output open(
-            Path dir,
+            TableStore store,
+            String dir,
             List<String> names,
             List<DataType> types,
             List<String> primaryKeyNames,
@@ -98,17 +112,25 @@ public final class PartWriter {
             Map<String, CompressionCodec> columnCodecs)
             throws IOException {
         return new Output(
-                dir, names, types, primaryKeyNames, primaryKeyTypes, partition, columnCodecs);
+                store,
+                dir,
+                names,
+                types,
+                primaryKeyNames,
+                primaryKeyTypes,
+                partition,
+                columnCodecs);
     }
 
     /**
      * A part being written block by block. Granules never span two {@link #write} calls for
      * adaptive parts; for non-adaptive ({@code .mrk}) parts rows are buffered so that every granule
      * but the last holds exactly {@code index_granularity} rows. Closing without {@link #finish()}
-     * abandons the part (the caller deletes the directory).
+     * abandons the part (its column uploads are aborted; the caller deletes the directory).
      */
     public final class Output implements AutoCloseable {
-        private final Path dir;
+        private final TableStore store;
+        private final String dir;
         private final List<String> names;
         private final List<DataType> types;
         private final PartitionData partition;
@@ -137,7 +159,8 @@ public final class PartWriter {
         private int gatherOffset;
 
         private Output(
-                Path dir,
+                TableStore store,
+                String dir,
                 List<String> names,
                 List<DataType> types,
                 List<String> pkNames,
@@ -145,6 +168,7 @@ public final class PartWriter {
                 PartitionData partition,
                 Map<String, CompressionCodec> codecs)
                 throws IOException {
+            this.store = store;
             this.dir = dir;
             this.names = List.copyOf(names);
             this.types = List.copyOf(types);
@@ -171,12 +195,14 @@ public final class PartWriter {
                     for (String stream : s.streams()) {
                         StreamWriter w =
                                 new StreamWriter(
+                                        store,
                                         dir,
                                         fileName(stream),
                                         codec,
                                         options.minCompressBlockSize(),
                                         options.maxCompressBlockSize(),
-                                        options.adaptive());
+                                        options.adaptive(),
+                                        options.fsync());
                         streams.add(w);
                         byName.put(stream, w);
                     }
@@ -398,57 +424,66 @@ public final class PartWriter {
                     w.mark(0);
                 }
             }
-            if (options.fsync()) {
-                for (StreamWriter w : byName.values()) {
-                    w.sync();
-                }
-            }
             closeAll(byName.values());
             closed = true;
             Checksums checksums = new Checksums();
             String marksExt = options.adaptive() ? ".mrk2" : ".mrk";
             for (StreamWriter w : byName.values()) {
                 checksums.add(w.name() + ".bin", w.checksum());
-                writeListed(dir, w.name() + marksExt, w.marks().toByteArray(), checksums);
+                writeListed(w.name() + marksExt, w.marks().toByteArray(), checksums);
             }
             if (!pkTypes.isEmpty()) {
                 if (options.adaptive()) {
                     primaryIndex.write(lastKey, 0, lastKey.length);
                 }
-                writeListed(dir, "primary.idx", primaryIndex.toByteArray(), checksums);
+                writeListed("primary.idx", primaryIndex.toByteArray(), checksums);
             }
             if (partition.partitioned()) {
-                writeListed(dir, "partition.dat", partition.keyBytes(), checksums);
+                writeListed("partition.dat", partition.keyBytes(), checksums);
                 for (int i = 0; i < extremes.columnCount(); i++) {
                     String col = extremes.names().get(i);
                     writeListed(
-                            dir,
                             "minmax_" + fileName(StreamNames.escape(col)) + ".idx",
                             minMax(extremes.types().get(i), extremes.column(i)),
                             checksums);
                 }
             }
-            writeListed(dir, "count.txt", ascii(Long.toString(rows)), checksums);
-            writeUnlisted(dir, "columns.txt", columnsTxt(names, types));
+            writeListed("count.txt", ascii(Long.toString(rows)), checksums);
+            writeUnlisted("columns.txt", columnsTxt(names, types));
             writeUnlisted(
-                    dir,
                     "default_compression_codec.txt",
                     ascii("CODEC(" + options.defaultCodec().clickHouseName() + ")"));
-            writeUnlisted(dir, "metadata_version.txt", ascii("0"));
-            writeUnlisted(dir, "checksums.txt", checksums.serialize());
-            if (options.fsync()) {
-                syncDirectory(dir);
-            }
+            writeUnlisted("metadata_version.txt", ascii("0"));
             finished = true;
             return new WrittenPartFiles(
                     (int) Math.min(rows, Integer.MAX_VALUE), marks, checksums, bytesInMemory);
         }
 
+        private void writeListed(String name, byte[] content, Checksums checksums)
+                throws IOException {
+            writeUnlisted(name, content);
+            checksums.add(
+                    name,
+                    new Checksums.Entry(
+                            content.length,
+                            HashingOutput.hash(content, 0, content.length),
+                            false,
+                            0,
+                            io.github.s3mergetree.engine.hash.Hash128.ZERO));
+        }
+
+        private void writeUnlisted(String name, byte[] content) throws IOException {
+            store.write(dir + "/" + name, content, options.fsync());
+        }
+
+        /** Without {@link #finish()}: abandons the part, discarding its column uploads. */
         @Override
-        public void close() throws IOException {
+        public void close() {
             if (!closed) {
                 closed = true;
-                closeAll(byName.values());
+                for (StreamWriter w : byName.values()) {
+                    w.abort();
+                }
             }
         }
     }
@@ -542,39 +577,6 @@ public final class PartWriter {
 
     private static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private void writeListed(Path dir, String name, byte[] content, Checksums checksums)
-            throws IOException {
-        writeUnlisted(dir, name, content);
-        checksums.add(
-                name,
-                new Checksums.Entry(
-                        content.length,
-                        HashingOutput.hash(content, 0, content.length),
-                        false,
-                        0,
-                        io.github.s3mergetree.engine.hash.Hash128.ZERO));
-    }
-
-    private void writeUnlisted(Path dir, String name, byte[] content) throws IOException {
-        Path file = dir.resolve(name);
-        try (FileChannel ch =
-                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            if (options.fsync()) {
-                ch.force(true);
-            }
-        }
-    }
-
-    static void syncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
     }
 
     private static void closeAll(Iterable<StreamWriter> writers) throws IOException {

@@ -4,10 +4,10 @@ import io.github.s3mergetree.engine.compress.CompressedBlockWriter;
 import io.github.s3mergetree.engine.compress.CompressionCodec;
 import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.io.ByteSink;
-import java.io.FileOutputStream;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.objectstore.ObjectOutput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 
 /**
  * One column stream of a part being written: its compressed {@code .bin} file and its marks. Marks
@@ -16,22 +16,24 @@ import java.nio.file.Path;
  */
 final class StreamWriter implements ByteSink, AutoCloseable {
     private final String name;
-    private final FileOutputStream file;
+    private final ObjectOutput file;
     private final CompressedBlockWriter data;
     private final ByteArraySink marks = new ByteArraySink(1024);
     private final int minCompressBlockSize;
     private final boolean adaptive;
 
     StreamWriter(
-            Path dir,
+            TableStore store,
+            String dir,
             String name,
             CompressionCodec codec,
             int minCompressBlockSize,
             int maxCompressBlockSize,
-            boolean adaptive)
+            boolean adaptive,
+            boolean durable)
             throws IOException {
         this.name = name;
-        this.file = new FileOutputStream(dir.resolve(name + ".bin").toFile());
+        this.file = store.create(dir + "/" + name + ".bin", durable);
         this.data = new CompressedBlockWriter(file, codec, maxCompressBlockSize);
         this.minCompressBlockSize = minCompressBlockSize;
         this.adaptive = adaptive;
@@ -107,9 +109,13 @@ final class StreamWriter implements ByteSink, AutoCloseable {
         }
     }
 
-    /** Fsyncs the {@code .bin} file (call before {@link #close()}). */
-    void sync() throws IOException {
-        file.getFD().sync();
+    /** Discards the {@code .bin} upload (an abandoned part). */
+    void abort() {
+        try {
+            file.abort();
+        } catch (IOException | RuntimeException ignored) {
+            // the part's directory is removed by its owner
+        }
     }
 
     Checksums.Entry checksum() {

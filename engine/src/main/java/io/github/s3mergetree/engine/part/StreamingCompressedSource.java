@@ -3,37 +3,38 @@ package io.github.s3mergetree.engine.part;
 import io.github.s3mergetree.engine.compress.CompressedBlockReader;
 import io.github.s3mergetree.engine.compress.CompressedBlockWriter;
 import io.github.s3mergetree.engine.io.ByteSource;
+import io.github.s3mergetree.engine.io.CorruptDataException;
+import io.github.s3mergetree.objectstore.RandomAccessInput;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
- * Reads a compressed column stream ({@code .bin}) from disk one compressed block at a time,
- * verifying each block's checksum, so memory stays at one compressed and one decompressed block (≤
- * 1 MiB each as ClickHouse writes them) whatever the file size. Merges of large parts read their
- * sources through it.
+ * Reads a compressed column stream ({@code .bin}) of a part one compressed block at a time,
+ * verifying each block's checksum, so memory stays at one read window, one compressed and one
+ * decompressed block (≤ 1 MiB each as ClickHouse writes them) whatever the file size. Merges of
+ * large parts read their sources through it. The file is read by positional reads of {@code
+ * readAhead} bytes (a ranged GET each on S3; 0 reads exactly each header and block).
  */
 final class StreamingCompressedSource implements ByteSource, AutoCloseable {
     private static final int HEADER =
             CompressedBlockWriter.CHECKSUM_SIZE + CompressedBlockWriter.HEADER_SIZE;
 
-    private final Path file;
-    private final FileChannel channel;
+    private final String file;
+    private final RandomAccessInput in;
     private final long size;
-    private final ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-    private byte[] block = new byte[64 * 1024];
+    private final int readAhead;
+    private byte[] window = new byte[0];
+    private long windowStart;
+    private int windowLength;
     private long filePos;
     private CompressedBlockReader current;
 
-    StreamingCompressedSource(Path file) throws IOException {
+    StreamingCompressedSource(String file, RandomAccessInput in, int readAhead) {
         this.file = file;
-        this.channel = FileChannel.open(file, StandardOpenOption.READ);
-        this.size = channel.size();
+        this.in = in;
+        this.size = in.size();
+        this.readAhead = readAhead;
     }
 
     /** Bytes available in the current block, loading the next one if needed; 0 at the end. */
@@ -51,17 +52,45 @@ final class StreamingCompressedSource implements ByteSource, AutoCloseable {
         return current.available();
     }
 
+    /** Makes {@code [pos, pos + len)} available in the window; returns its offset there. */
+    private int ensure(long pos, int len) throws IOException {
+        if (pos >= windowStart && pos + len <= windowStart + windowLength) {
+            return (int) (pos - windowStart);
+        }
+        int want = (int) Math.min(size - pos, Math.max(len, readAhead));
+        if (want < len) {
+            throw new EOFException("unexpected end of " + file + " at offset " + pos);
+        }
+        if (window.length < want) {
+            window = new byte[want];
+        }
+        in.readFully(pos, window, 0, want);
+        windowStart = pos;
+        windowLength = want;
+        return 0;
+    }
+
     private void loadNextBlock() {
         try {
-            header.clear();
-            readAt(header, filePos);
-            long compressedSize = header.getInt(17) & 0xFFFFFFFFL;
+            if (size - filePos < HEADER) {
+                throw new CorruptPartException(
+                        file,
+                        filePos,
+                        "a block header of " + HEADER + " bytes",
+                        (size - filePos) + " bytes left");
+            }
+            int h = ensure(filePos, HEADER);
+            long compressedSize =
+                    (window[h + 17] & 0xFFL)
+                            | (window[h + 18] & 0xFFL) << 8
+                            | (window[h + 19] & 0xFFL) << 16
+                            | (window[h + 20] & 0xFFL) << 24;
             long total = CompressedBlockWriter.CHECKSUM_SIZE + compressedSize;
             if (compressedSize < CompressedBlockWriter.HEADER_SIZE
                     || compressedSize > CompressedBlockReader.MAX_COMPRESSED_SIZE
                     || filePos + total > size) {
                 throw new CorruptPartException(
-                        file.toString(),
+                        file,
                         filePos,
                         "a block of 9.."
                                 + CompressedBlockReader.MAX_COMPRESSED_SIZE
@@ -72,26 +101,20 @@ final class StreamingCompressedSource implements ByteSource, AutoCloseable {
                                 + (size - filePos)
                                 + " bytes left");
             }
-            if (block.length < total) {
-                block = new byte[(int) total];
+            int off = ensure(filePos, (int) total);
+            try {
+                current =
+                        new CompressedBlockReader(
+                                window,
+                                off,
+                                (int) total,
+                                file + " (block at offset " + filePos + ")");
+            } catch (CorruptDataException e) {
+                throw CorruptPartException.of(e);
             }
-            readAt(ByteBuffer.wrap(block, 0, (int) total), filePos);
-            current =
-                    new CompressedBlockReader(
-                            block, 0, (int) total, file + " (block at offset " + filePos + ")");
             filePos += total;
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + file, e);
-        }
-    }
-
-    private void readAt(ByteBuffer buf, long pos) throws IOException {
-        while (buf.hasRemaining()) {
-            int n = channel.read(buf, pos);
-            if (n < 0) {
-                throw new EOFException("unexpected end of " + file + " at offset " + pos);
-            }
-            pos += n;
         }
     }
 
@@ -142,6 +165,6 @@ final class StreamingCompressedSource implements ByteSource, AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        in.close();
     }
 }

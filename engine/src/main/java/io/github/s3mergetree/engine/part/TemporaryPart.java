@@ -1,21 +1,23 @@
 package io.github.s3mergetree.engine.part;
 
+import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
-import java.nio.file.Path;
 
 /**
- * A part fully written under a {@code tmp_insert_*} directory of the table, not yet visible. A
- * {@link io.github.s3mergetree.engine.table.TableDirectory} transaction renames it into place with
- * a block number; {@link #abort()} removes it. ClickHouse's {@code MergeTreeData::Transaction}
- * model: writer → temporary part → transaction that makes it active.
+ * A part fully written under a {@code tmp_*} directory of the table, not yet visible: ClickHouse's
+ * {@code MergeTreeData::Transaction} model, writer → temporary part → transaction that makes it
+ * active. The table's commit publishes it under its final name with a block number; {@link
+ * #abort()} removes it.
  *
- * @param directory the temporary directory holding the part's files
+ * @param store the table's store
+ * @param directory the temporary directory's name in the table ({@code tmp_insert_…})
  * @param partition the part's partition
  * @param files what was written (rows, checksums, sizes)
  */
-public record TemporaryPart(Path directory, PartitionData partition, WrittenPartFiles files) {
+public record TemporaryPart(
+        TableStore store, String directory, PartitionData partition, WrittenPartFiles files) {
     /** Deletes the temporary directory. */
     public void abort() throws IOException {
-        Parts.deleteRecursively(directory);
+        store.deletePrefix(directory + "/");
     }
 }

@@ -8,20 +8,23 @@ import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.merge.InsertReduction;
 import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.part.PartWriter;
-import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataTypes;
 import java.io.IOException;
-import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Turns one insert block into temporary parts (ClickHouse's {@code MergeTreeDataWriter}): evaluates
  * the partition and sorting keys, splits and sorts ({@link BlockSplitter}), applies the engine's
  * reduction when {@code optimize_on_insert}, and writes each partition's rows as a part into a
- * fresh {@code tmp_<purpose>_*} directory. Nothing is visible until the parts are committed.
+ * fresh {@code tmp_<purpose>_<partition>_<millis>_<uuid>} directory of the table's store (the time
+ * in the name is when it was started: orphans of dead writers are removed {@code
+ * temporary_directories_lifetime} after it). Nothing is visible until the parts are committed.
  * Stateless apart from the table it writes for; safe to use from several threads.
  */
 public final class InsertWriter {
@@ -35,25 +38,27 @@ public final class InsertWriter {
     }
 
     private final TableLayout layout;
-    private final TableDirectory directory;
+    private final TableStore store;
+    private final Clock clock;
     private final PartWriter writer;
     private final boolean[] lazyStrings;
     private final InsertSettings insertSettings;
 
-    /** A writer with ClickHouse's default insert settings ({@link InsertSettings#DEFAULTS}). */
-    public InsertWriter(TableLayout layout, TableDirectory directory) {
-        this(layout, directory, InsertSettings.DEFAULTS);
+    /** Writes parts of {@code layout}'s table into {@code store}, with default insert settings. */
+    public InsertWriter(TableLayout layout, TableStore store, Clock clock) {
+        this(layout, store, clock, InsertSettings.DEFAULTS);
     }
 
     /**
-     * A writer enforcing {@code insertSettings} ({@code max_partitions_per_insert_block}, ...) on
-     * every block.
+     * Writes parts of {@code layout}'s table into {@code store}, enforcing {@code insertSettings}
+     * ({@code max_partitions_per_insert_block}, ...) on every block.
      */
     public InsertWriter(
-            TableLayout layout, TableDirectory directory, InsertSettings insertSettings) {
+            TableLayout layout, TableStore store, Clock clock, InsertSettings insertSettings) {
         this.insertSettings = java.util.Objects.requireNonNull(insertSettings, "insertSettings");
         this.layout = layout;
-        this.directory = directory;
+        this.store = store;
+        this.clock = clock;
         this.writer = new PartWriter(layout.partFormat());
         this.lazyStrings = lazyStrings(layout);
     }
@@ -143,17 +148,21 @@ public final class InsertWriter {
                 if (rows.rows() == 0) {
                     continue;
                 }
-                Path tmp =
-                        directory.newTemporaryPartDirectory(purpose, pb.partition().partitionId());
+                String tmp = temporaryDirectory(purpose, pb.partition().partitionId());
                 try {
                     WrittenPartFiles files =
                             writer.write(
                                     new PartWriter.Input(
                                             rows, pk, pb.partition(), layout.columnCodecs()),
+                                    store,
                                     tmp);
-                    out.add(new TemporaryPart(tmp, pb.partition(), files));
+                    out.add(new TemporaryPart(store, tmp, pb.partition(), files));
                 } catch (IOException | RuntimeException e) {
-                    Parts.deleteRecursively(tmp);
+                    try {
+                        store.deletePrefix(tmp + "/");
+                    } catch (IOException cleanup) {
+                        e.addSuppressed(cleanup);
+                    }
                     throw e;
                 }
                 timings.writeNanos += System.nanoTime() - w;
@@ -165,6 +174,35 @@ public final class InsertWriter {
             throw e;
         }
         return out;
+    }
+
+    /** A fresh temporary directory name: {@code tmp_<purpose>_<partition>_<millis>_<uuid>}. */
+    String temporaryDirectory(String purpose, String partitionId) {
+        return TableKeys.TMP_PREFIX
+                + purpose
+                + "_"
+                + partitionId
+                + "_"
+                + clock.millis()
+                + "_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    }
+
+    /**
+     * When a temporary directory named by {@link #temporaryDirectory} was started, if its name says
+     * so.
+     */
+    static java.util.OptionalLong startedMillis(String directory) {
+        int last = directory.lastIndexOf('_');
+        int before = last <= 0 ? -1 : directory.lastIndexOf('_', last - 1);
+        if (before < 0) {
+            return java.util.OptionalLong.empty();
+        }
+        try {
+            return java.util.OptionalLong.of(Long.parseLong(directory.substring(before + 1, last)));
+        } catch (NumberFormatException e) {
+            return java.util.OptionalLong.empty();
+        }
     }
 
     /** A key's columns over all chunks: evaluated chunk by chunk, then concatenated. */

@@ -8,6 +8,7 @@ import io.github.s3mergetree.engine.ddl.MergeTreeSettings;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.expr.EvaluationContext;
 import io.github.s3mergetree.engine.merge.MergingMode;
+import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
 import io.github.s3mergetree.engine.types.DataType;
 import java.time.Duration;
@@ -67,6 +68,7 @@ public final class TableLayouts {
                         s.getBoolean("fsync_after_insert", false)
                                 || s.getBoolean("fsync_part_directory", false));
         TableSettings defaults = TableSettings.defaults();
+        SimpleMergeSelector.Settings selector = mergeSelector(schema.name(), s);
         TableSettings settings =
                 new TableSettings(
                         (int) s.partsToDelayInsert(),
@@ -79,9 +81,10 @@ public final class TableLayouts {
                                         defaults.temporaryDirectoriesLifetime().getSeconds())),
                         s.maxBytesToMergeAtMaxSpaceInPool(),
                         (int) s.mergeMaxBlockSize(),
-                        (int) s.getLong("max_parts_to_merge_at_once", 100),
+                        selector.maxPartsToMergeAtOnce(),
                         optimizeOnInsert,
-                        defaults.deduplicationWindow());
+                        defaults.deduplicationWindow(),
+                        selector);
         return new TableLayout(
                 schema.toCreateTableSql(),
                 schema.name(),
@@ -95,6 +98,54 @@ public final class TableLayouts {
                 format,
                 settings,
                 evaluation);
+    }
+
+    /**
+     * The merge policy's knobs from the table's settings, by ClickHouse's names and defaults.
+     * Variants of ClickHouse's selector that are not implemented (another {@code
+     * merge_selector_algorithm}, a blurry base, the heuristic lowering {@code
+     * max_parts_to_merge_at_once}) are refused rather than silently ignored.
+     */
+    static SimpleMergeSelector.Settings mergeSelector(String table, MergeTreeSettings s) {
+        String algorithm = s.get("merge_selector_algorithm").orElse("Simple").replace("'", "");
+        if (!algorithm.equalsIgnoreCase("Simple")) {
+            throw new IllegalArgumentException(
+                    "table "
+                            + table
+                            + ": merge_selector_algorithm = '"
+                            + algorithm
+                            + "' is not supported (only 'Simple', ClickHouse's default)");
+        }
+        if (s.getLong("merge_selector_blurry_base_scale_factor", 0) != 0) {
+            throw new IllegalArgumentException(
+                    "table "
+                            + table
+                            + ": merge_selector_blurry_base_scale_factor (the blurry base) is not"
+                            + " supported; the merge selector is deterministic");
+        }
+        if (s.getBoolean(
+                "merge_selector_enable_heuristic_to_lower_max_parts_to_merge_at_once", false)) {
+            throw new IllegalArgumentException(
+                    "table "
+                            + table
+                            + ": merge_selector_enable_heuristic_to_lower_max_parts_to_merge_at_once"
+                            + " is not supported");
+        }
+        SimpleMergeSelector.Settings d = SimpleMergeSelector.Settings.defaults();
+        long maxParts = s.getLong("max_parts_to_merge_at_once", d.maxPartsToMergeAtOnce());
+        long window = s.getLong("merge_selector_window_size", d.windowSize());
+        try {
+            return d.withTableSettings(
+                    (int) Math.min(Integer.MAX_VALUE, maxParts),
+                    s.getDouble("merge_selector_base", d.base()),
+                    (int) Math.min(Integer.MAX_VALUE, window),
+                    s.getLong("min_age_to_force_merge_seconds", d.minAgeToForceMerge()),
+                    s.getBoolean(
+                            "merge_selector_enable_heuristic_to_remove_small_parts_at_right",
+                            d.enableHeuristicToRemoveSmallPartsAtRight()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("table " + table + ": " + e.getMessage(), e);
+        }
     }
 
     /** Parses {@code ddl} and resolves it with UTC as the server time zone. */

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.engine.table;
 
+import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import java.time.Duration;
 
 /**
@@ -17,6 +18,8 @@ import java.time.Duration;
  * @param optimizeOnInsert {@code optimize_on_insert} (true): apply the engine's merge semantics
  *     inside each insert block
  * @param deduplicationWindow how many commit records (insert dedup tokens) are remembered
+ * @param mergeSelector the merge policy's knobs ({@code max_parts_to_merge_at_once}, {@code
+ *     merge_selector_*}, {@code min_age_to_force_merge_seconds})
  */
 public record TableSettings(
         int partsToDelayInsert,
@@ -28,7 +31,8 @@ public record TableSettings(
         int mergeMaxBlockSize,
         int maxPartsToMergeAtOnce,
         boolean optimizeOnInsert,
-        int deduplicationWindow) {
+        int deduplicationWindow,
+        SimpleMergeSelector.Settings mergeSelector) {
 
     public TableSettings {
         if (partsToDelayInsert <= 0 || partsToThrowInsert <= 0) {
@@ -56,7 +60,8 @@ public record TableSettings(
                 8192,
                 100,
                 true,
-                1000);
+                1000,
+                SimpleMergeSelector.Settings.defaults());
     }
 
     public TableSettings withOldPartsLifetime(Duration d) {
@@ -70,7 +75,8 @@ public record TableSettings(
                 mergeMaxBlockSize,
                 maxPartsToMergeAtOnce,
                 optimizeOnInsert,
-                deduplicationWindow);
+                deduplicationWindow,
+                mergeSelector);
     }
 
     public TableSettings withPartsLimits(int delay, int refuse) {
@@ -84,6 +90,23 @@ public record TableSettings(
                 mergeMaxBlockSize,
                 maxPartsToMergeAtOnce,
                 optimizeOnInsert,
-                deduplicationWindow);
+                deduplicationWindow,
+                mergeSelector);
+    }
+
+    /** These settings with the merge policy's knobs replaced. */
+    public TableSettings withMergeSelector(SimpleMergeSelector.Settings selector) {
+        return new TableSettings(
+                partsToDelayInsert,
+                partsToThrowInsert,
+                maxDelayToInsert,
+                oldPartsLifetime,
+                temporaryDirectoriesLifetime,
+                maxBytesToMergeAtMaxSpaceInPool,
+                mergeMaxBlockSize,
+                selector.maxPartsToMergeAtOnce(),
+                optimizeOnInsert,
+                deduplicationWindow,
+                selector);
     }
 }

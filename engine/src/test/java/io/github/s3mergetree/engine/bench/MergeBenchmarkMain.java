@@ -9,6 +9,7 @@ import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -52,7 +53,8 @@ public final class MergeBenchmarkMain {
                                 layout.columnTypes(),
                                 dataset);
                 Path source = work.resolve(dataset + "-source");
-                MergeTreeTable table = MergeTreeTable.open(source, layout, Clock.systemUTC());
+                MergeTreeTable table =
+                        MergeTreeTable.open(LocalParts.store(source), layout, Clock.systemUTC());
                 int parts = 10;
                 int per = (all.rows() + parts - 1) / parts;
                 for (int i = 0; i < parts; i++) {
@@ -68,7 +70,8 @@ public final class MergeBenchmarkMain {
                 for (int r = 0; r < runs; r++) {
                     Path copy = work.resolve(dataset + "-run" + r);
                     Parts.copyRecursively(source, copy);
-                    MergeTreeTable t = MergeTreeTable.open(copy, layout, Clock.systemUTC());
+                    MergeTreeTable t =
+                            MergeTreeTable.open(LocalParts.store(copy), layout, Clock.systemUTC());
                     long t0 = System.nanoTime();
                     List<PartName> merged = t.optimizeFinal(false);
                     double secs = (System.nanoTime() - t0) / 1e9;

@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -31,7 +32,8 @@ public final class MergeMemoryMain {
                             layout.columnNames(),
                             layout.columnTypes(),
                             "posts");
-            MergeTreeTable t = MergeTreeTable.open(tableDir, layout, Clock.systemUTC());
+            MergeTreeTable t =
+                    MergeTreeTable.open(LocalParts.store(tableDir), layout, Clock.systemUTC());
             for (int i = 0; i < Integer.parseInt(args[3]); i++) {
                 t.insert(all);
             }
@@ -39,7 +41,8 @@ public final class MergeMemoryMain {
         }
         Path copy = Files.createTempDirectory("merge-memory");
         io.github.s3mergetree.engine.part.Parts.copyRecursively(tableDir, copy.resolve("t"));
-        MergeTreeTable t = MergeTreeTable.open(copy.resolve("t"), layout, Clock.systemUTC());
+        MergeTreeTable t =
+                MergeTreeTable.open(LocalParts.store(copy.resolve("t")), layout, Clock.systemUTC());
         long before = 0;
         long rows = 0;
         for (ActivePart p : t.activeParts()) {
@@ -60,7 +63,7 @@ public final class MergeMemoryMain {
         }
         System.out.printf(
                 "merged %d parts, %d rows, %.0f MB uncompressed in %.1f s; peak heap %.0f MB (max heap %.0f MB)%n",
-                t.directory().allPartDirectories().size() - 1,
+                t.activeParts().size(),
                 rows,
                 before / 1e6,
                 secs,

@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,7 +27,8 @@ public final class MergeProfileMain {
                         dataset);
         Path work = Files.createTempDirectory("merge-profile");
         Path source = work.resolve("source");
-        MergeTreeTable table = MergeTreeTable.open(source, layout, Clock.systemUTC());
+        MergeTreeTable table =
+                MergeTreeTable.open(LocalParts.store(source), layout, Clock.systemUTC());
         int per = (all.rows() + 9) / 10;
         for (int i = 0; i < 10; i++) {
             Block slice = all.newEmpty(per);
@@ -36,7 +38,8 @@ public final class MergeProfileMain {
         for (int r = 0; r < Integer.parseInt(args[2]); r++) {
             Path copy = work.resolve("run" + r);
             Parts.copyRecursively(source, copy);
-            MergeTreeTable t = MergeTreeTable.open(copy, layout, Clock.systemUTC());
+            MergeTreeTable t =
+                    MergeTreeTable.open(LocalParts.store(copy), layout, Clock.systemUTC());
             long t0 = System.nanoTime();
             t.optimizeFinal(false);
             System.out.printf("%d: %.0f ms%n", r, (System.nanoTime() - t0) / 1e6);

@@ -9,6 +9,7 @@ import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,8 @@ public final class PartCountMain {
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try {
             MergeTreeTable table =
-                    MergeTreeTable.open(work.resolve("ours"), layout, Clock.systemUTC());
+                    MergeTreeTable.open(
+                            LocalParts.store(work.resolve("ours")), layout, Clock.systemUTC());
             MergeScheduler scheduler =
                     new MergeScheduler(
                             table,

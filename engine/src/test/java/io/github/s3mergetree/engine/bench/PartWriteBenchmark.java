@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ public class PartWriteBenchmark {
         byte[] data = Files.readAllBytes(dir.resolve(dataset + ".rowbinary"));
         block = RowBinary.read(data, layout.columnNames(), layout.columnTypes(), dataset);
         tableDir = Files.createTempDirectory("bench-" + dataset);
-        table = MergeTreeTable.open(tableDir, layout, Clock.systemUTC());
+        table = MergeTreeTable.open(LocalParts.store(tableDir), layout, Clock.systemUTC());
     }
 
     @Benchmark

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.format.RowBinary;
-import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -146,7 +146,8 @@ class ChDbCompatibilityTest {
                     .append(layout.columnTypes().get(i).name());
         }
         String st = structure.toString().replace("'", "\\'");
-        MergeTreeTable table = MergeTreeTable.open(tmp.resolve(name), layout, Clock.systemUTC());
+        MergeTreeTable table =
+                MergeTreeTable.open(LocalParts.store(tmp.resolve(name)), layout, Clock.systemUTC());
         int inserts = 3;
         for (int i = 0; i < inserts; i++) {
             Path data = tmp.resolve(name + "_" + i + ".bin");
@@ -179,8 +180,8 @@ class ChDbCompatibilityTest {
             table.insert(block);
         }
         for (ActivePart p : table.activeParts()) {
-            Path dir = table.directory().root().resolve(p.name().toString());
-            PartReader.open(dir).verify();
+            Path dir = LocalParts.root(table).resolve(p.name().toString());
+            LocalParts.open(dir).verify();
             ch.attachPart(ours, dir);
         }
         ch.assertCheckTablePasses(ours);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
-import io.github.s3mergetree.engine.part.CorruptPartException;
+import io.github.s3mergetree.engine.io.CorruptDataException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -129,7 +129,7 @@ class CompressedBlockReaderTest {
         r.readFully(five, 1, 5);
         assertThat(five).containsExactly(0, 9, 8, 7, 6, 5, 0);
         assertThat(r.eof()).isTrue();
-        CorruptPartException e = catchThrowableOfType(CorruptPartException.class, r::readByte);
+        CorruptDataException e = catchThrowableOfType(CorruptDataException.class, r::readByte);
         assertThat(e.getMessage()).contains("p.bin", "end of stream");
     }
 
@@ -148,17 +148,17 @@ class CompressedBlockReaderTest {
         r.seek(89, 0);
         assertThat((byte) r.readByte()).isEqualTo(data[64]);
         assertThatThrownBy(() -> r.seek(0, 65))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("x.bin")
                 .hasMessageContaining("65");
         assertThatThrownBy(() -> r.seek(file.length + 1, 0))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining(String.valueOf(file.length + 1));
         assertThatThrownBy(() -> r.seek(-1, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-1");
         // a seek into the middle of a block is caught by the checksum / header checks
-        assertThatThrownBy(() -> r.seek(5, 0)).isInstanceOf(CorruptPartException.class);
+        assertThatThrownBy(() -> r.seek(5, 0)).isInstanceOf(CorruptDataException.class);
     }
 
     @Test
@@ -176,9 +176,9 @@ class CompressedBlockReaderTest {
         CityHash102.cityHash128(bad, second + 16, compressedSize, h);
         Hash128 actual = Hash128.of(h);
 
-        CorruptPartException e =
+        CorruptDataException e =
                 catchThrowableOfType(
-                        CorruptPartException.class,
+                        CorruptDataException.class,
                         () -> CompressedBlockReader.decompressAll(bad, "all_1_1_0/a.bin"));
         assertThat(e.file()).isEqualTo("all_1_1_0/a.bin");
         assertThat(e.offset()).isEqualTo(second);
@@ -198,12 +198,12 @@ class CompressedBlockReaderTest {
         r.readFully(first, 0, first.length);
         assertThat(first).isEqualTo(Arrays.copyOf(data, 4096));
         assertThatThrownBy(r::readByte)
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("offset " + second);
         // the reader stays in front of the damaged block; the intact block is still reachable
         assertThat(r.eof()).isFalse();
         assertThat(r.currentBlockOffset()).isEqualTo(second);
-        assertThatThrownBy(r::readByte).isInstanceOf(CorruptPartException.class);
+        assertThatThrownBy(r::readByte).isInstanceOf(CorruptDataException.class);
         r.seek(0, 10);
         assertThat((byte) r.readByte()).isEqualTo(data[10]);
     }
@@ -212,12 +212,12 @@ class CompressedBlockReaderTest {
     void emptyBlockHeaderIsRejected() {
         byte[] empty = block(0x02, 9, 0, new byte[0]);
         assertThatThrownBy(() -> CompressedBlockReader.decompressAll(empty, "e.bin"))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("e.bin")
                 .hasMessageContaining("decompressed size 0");
         byte[] zeroCompressed = block(0x02, 0, 1, new byte[0]);
         assertThatThrownBy(() -> new CompressedBlockReader(zeroCompressed, "z.bin").readByte())
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("compressed size 0");
         // an empty stream is a 0-byte file
         assertThat(CompressedBlockReader.decompressAll(new byte[0], "n.bin")).isEmpty();
@@ -231,27 +231,27 @@ class CompressedBlockReaderTest {
 
         byte[] truncatedHeader = Arrays.copyOf(good, 20);
         assertThatThrownBy(() -> CompressedBlockReader.decompressAll(truncatedHeader, "t.bin"))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("truncated block header");
         byte[] truncated = Arrays.copyOf(good, good.length - 1);
         assertThatThrownBy(() -> CompressedBlockReader.decompressAll(truncated, "t.bin"))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("truncated block");
         byte[] tooSmall = block(0x02, 8, 3, new byte[] {1, 2, 3});
         assertThatThrownBy(() -> CompressedBlockReader.decompressAll(tooSmall, "s.bin"))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("compressed size")
                 .hasMessageContaining("actual 8");
         byte[] sizeMismatch = block(0x02, 12, 4, new byte[] {1, 2, 3});
         assertThatThrownBy(() -> CompressedBlockReader.decompressAll(sizeMismatch, "m.bin"))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("m.bin");
         assertThatThrownBy(() -> new CompressedBlockReader(sizeMismatch, "m.bin").readByte())
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("m.bin");
         byte[] delta = block(0x92, 12, 3, new byte[] {1, 2, 3});
         assertThatThrownBy(() -> CompressedBlockReader.decompressAll(delta, "d.bin"))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("0x92 (Delta)");
     }
 
@@ -266,7 +266,7 @@ class CompressedBlockReaderTest {
                 .isEqualTo(data);
         byte[] wrong = block(0x82, 9 + n, 999, payload);
         assertThatThrownBy(() -> CompressedBlockReader.decompressAll(wrong, "w.bin"))
-                .isInstanceOf(CorruptPartException.class)
+                .isInstanceOf(CorruptDataException.class)
                 .hasMessageContaining("w.bin")
                 .hasMessageContaining("999");
     }

@@ -17,6 +17,7 @@ import io.github.s3mergetree.engine.table.EvaluatedKeys;
 import io.github.s3mergetree.engine.table.PartitionedBlock;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import io.github.s3mergetree.engine.types.DataType;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,10 +123,13 @@ class PartMergerChDbTest {
                                 sortingKey.columnNames(),
                                 sortingKey.types(),
                                 sortingKey.evaluate(reduced, ctx));
-                writer.write(new PartWriter.Input(reduced, pk, pb.partition(), Map.of()), partDir);
+                LocalParts.write(
+                        writer,
+                        new PartWriter.Input(reduced, pk, pb.partition(), Map.of()),
+                        partDir);
                 partsByPartition
                         .computeIfAbsent(pb.partition().partitionId(), k -> new ArrayList<>())
-                        .add(PartReader.open(partDir));
+                        .add(LocalParts.open(partDir));
                 partitionData.put(pb.partition().partitionId(), pb.partition());
             }
         }
@@ -142,7 +146,6 @@ class PartMergerChDbTest {
                         mode,
                         100,
                         ctx);
-        PartMerger merger = new PartMerger(writer);
         for (var e : partsByPartition.entrySet()) {
             List<PartReader> sources = e.getValue();
             long min =
@@ -151,10 +154,11 @@ class PartMergerChDbTest {
                             : Long.parseLong(sources.get(0).name().split("_")[1]);
             Path out = dir.resolve(e.getKey() + "_" + min + "_" + block + "_1");
             PartMerger.Progress progress = new PartMerger.Progress();
-            merger.merge(sources, spec, partitionData.get(e.getKey()), out, progress);
+            LocalParts.merge(
+                    writer, sources, spec, partitionData.get(e.getKey()), out, progress, null);
             assertThat(progress.rowsRead())
                     .isEqualTo(sources.stream().mapToLong(PartReader::rows).sum());
-            PartReader.open(out).verify();
+            LocalParts.open(out).verify();
             ch.attachPart("ours_" + name, out);
         }
         ch.execute("OPTIMIZE TABLE ref_" + name + " FINAL");

@@ -12,6 +12,7 @@ import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,7 +51,9 @@ class VerticalMergeTest {
         }
         String st = structure.toString().replace("'", "\\'");
         try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
-            MergeTreeTable table = MergeTreeTable.open(tmp.resolve("t"), layout, Clock.systemUTC());
+            MergeTreeTable table =
+                    MergeTreeTable.open(
+                            LocalParts.store(tmp.resolve("t")), layout, Clock.systemUTC());
             for (int i = 0; i < 5; i++) {
                 Path data = tmp.resolve("in" + i + ".bin");
                 ch.execute(
@@ -75,30 +78,35 @@ class VerticalMergeTest {
                 List<PartReader> sources = new ArrayList<>();
                 for (ActivePart p : parts) {
                     sources.add(
-                            PartReader.open(table.directory().root().resolve(p.name().toString())));
+                            LocalParts.open(LocalParts.root(table).resolve(p.name().toString())));
                 }
                 String partition = parts.get(0).name().partitionId();
                 PartitionData pd =
                         new PartitionData(
                                 partition,
-                                Files.readAllBytes(
-                                        sources.get(0).directory().resolve("partition.dat")),
+                                sources.get(0).readFile("partition.dat"),
                                 layout.minmaxColumns(),
                                 layout.partitionKey().types());
                 Path h = tmp.resolve("h").resolve(partition + "_1_9_1");
                 Path v = tmp.resolve("v").resolve(partition + "_1_9_1");
-                new PartMerger(writer)
-                        .merge(
-                                sources,
-                                layout.mergeSpec(),
-                                pd,
-                                h,
-                                new PartMerger.Progress(),
-                                false);
-                new PartMerger(writer)
-                        .merge(sources, layout.mergeSpec(), pd, v, new PartMerger.Progress(), true);
-                PartReader hr = PartReader.open(h);
-                PartReader vr = PartReader.open(v);
+                LocalParts.merge(
+                        writer,
+                        sources,
+                        layout.mergeSpec(),
+                        pd,
+                        h,
+                        new PartMerger.Progress(),
+                        false);
+                LocalParts.merge(
+                        writer,
+                        sources,
+                        layout.mergeSpec(),
+                        pd,
+                        v,
+                        new PartMerger.Progress(),
+                        true);
+                PartReader hr = LocalParts.open(h);
+                PartReader vr = LocalParts.open(v);
                 vr.verify();
                 Block hb = hr.readAll();
                 Block vb = vr.readAll();

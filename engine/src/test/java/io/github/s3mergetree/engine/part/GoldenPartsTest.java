@@ -9,6 +9,7 @@ import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -48,7 +49,7 @@ class GoldenPartsTest {
         boolean v18 = dataset.startsWith("written_by");
         int total = 0;
         for (String part : List.of("202401_1_1_0", "202402_2_2_0")) {
-            PartReader r = PartReader.open(golden().resolve(dataset).resolve(part));
+            PartReader r = LocalParts.open(golden().resolve(dataset).resolve(part));
             r.verify();
             Block b = r.readAll();
             assertThat(b.rows()).isEqualTo((int) r.rows());
@@ -96,7 +97,7 @@ class GoldenPartsTest {
 
     @Test
     void simpleGoldenPartWithSizeStreamStringsReadsBack() throws Exception {
-        PartReader r = PartReader.open(golden().resolve("simple_uint32_string/all_1_1_0"));
+        PartReader r = LocalParts.open(golden().resolve("simple_uint32_string/all_1_1_0"));
         r.verify();
         Block b = r.readAll();
         assertThat(b.rows()).isEqualTo(1000);
@@ -109,7 +110,7 @@ class GoldenPartsTest {
     @Test
     void rewritingTheCompatPartReproducesClickHousesDeterministicBytes() throws Exception {
         Path src = golden().resolve("partitioned_compat_mrk2/202401_1_1_0");
-        PartReader r = PartReader.open(src);
+        PartReader r = LocalParts.open(src);
         Block b = r.readAll();
         Block pk = new Block(List.of("id"), List.of(b.types().get(1)), List.of(b.column(1)));
         byte[] partitionDat = Files.readAllBytes(src.resolve("partition.dat"));
@@ -122,10 +123,11 @@ class GoldenPartsTest {
         Path out = tmp.resolve("202401_1_1_0");
         Files.createDirectory(out);
         PartWriterOptions opts = PartWriterOptions.defaults().withIndexGranularity(1024, 10L << 20);
-        new PartWriter(opts).write(new PartWriter.Input(b, pk, partition, Map.of()), out);
+        LocalParts.write(
+                new PartWriter(opts), new PartWriter.Input(b, pk, partition, Map.of()), out);
 
         Checksums theirs = r.checksums();
-        Checksums ours = PartReader.open(out).checksums();
+        Checksums ours = LocalParts.open(out).checksums();
         assertThat(ours.entries().keySet()).isEqualTo(theirs.entries().keySet());
         Set<String> lowCardinality = Set.of("lc.bin", "lc.dict.bin", "lc.mrk2", "lc.dict.mrk2");
         for (var e : theirs.entries().entrySet()) {
@@ -146,7 +148,7 @@ class GoldenPartsTest {
                         .isEqualTo(Files.readAllBytes(src.resolve(e.getKey())));
             }
         }
-        PartReader.open(out).verify();
+        LocalParts.open(out).verify();
         assertThat(Files.readString(out.resolve("columns.txt")))
                 .isEqualTo(Files.readString(src.resolve("columns.txt")));
     }

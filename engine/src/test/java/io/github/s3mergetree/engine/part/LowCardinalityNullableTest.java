@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.engine.types.DataTypes;
@@ -37,11 +38,11 @@ class LowCardinalityNullableTest {
         Block pk = new Block(List.of("id"), List.of(DataTypes.UINT64), List.of(block.column(0)));
         Path part = tmp.resolve("all_1_1_0");
         Files.createDirectory(part);
-        new PartWriter(PartWriterOptions.defaults())
-                .write(
-                        new PartWriter.Input(block, pk, PartitionData.UNPARTITIONED, Map.of()),
-                        part);
-        Block back = PartReader.open(part).readAll();
+        LocalParts.write(
+                new PartWriter(PartWriterOptions.defaults()),
+                new PartWriter.Input(block, pk, PartitionData.UNPARTITIONED, Map.of()),
+                part);
+        Block back = LocalParts.open(part).readAll();
         NullableColumn col = (NullableColumn) back.column(1);
         for (int i = 0; i < 2000; i++) {
             String want = values[i % values.length];

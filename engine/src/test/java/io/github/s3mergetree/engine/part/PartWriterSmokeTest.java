@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.format.RowBinary;
 import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.sort.StableSort;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypes;
@@ -66,10 +67,10 @@ class PartWriterSmokeTest {
             Block pk = new Block(List.of("id"), List.of(types.get(0)), List.of(sorted.column(0)));
             Path partDir = tmp.resolve("all_1_1_0");
             Files.createDirectory(partDir);
-            new PartWriter(PartWriterOptions.defaults())
-                    .write(
-                            new PartWriter.Input(sorted, pk, PartitionData.UNPARTITIONED, Map.of()),
-                            partDir);
+            LocalParts.write(
+                    new PartWriter(PartWriterOptions.defaults()),
+                    new PartWriter.Input(sorted, pk, PartitionData.UNPARTITIONED, Map.of()),
+                    partDir);
 
             ch.attachPart("ours", partDir);
             ch.assertCheckTablePasses("ours");

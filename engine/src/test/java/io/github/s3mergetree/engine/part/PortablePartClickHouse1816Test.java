@@ -20,6 +20,7 @@ import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.sort.StableSort;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypes;
@@ -601,8 +602,10 @@ class PortablePartClickHouse1816Test {
                 Block pk =
                         new Block(
                                 List.of("id"), List.of(TYPES.get(0)), List.of(partBlock.column(0)));
-                new PartWriter(PORTABLE)
-                        .write(new PartWriter.Input(partBlock, pk, partition, Map.of()), partDir);
+                LocalParts.write(
+                        new PartWriter(PORTABLE),
+                        new PartWriter.Input(partBlock, pk, partition, Map.of()),
+                        partDir);
                 parts.add(partDir);
             }
         }

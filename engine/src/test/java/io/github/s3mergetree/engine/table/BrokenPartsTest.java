@@ -11,6 +11,7 @@ import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -59,7 +60,7 @@ class BrokenPartsTest {
     private static List<Long> ids(MergeTreeTable t) throws Exception {
         List<Long> out = new ArrayList<>();
         for (ActivePart p : t.activeParts()) {
-            PartReader r = PartReader.open(t.directory().root().resolve(p.name().toString()));
+            PartReader r = PartReader.open(t.store(), p.name().toString());
             r.verify();
             Block b = r.readAll();
             for (int i = 0; i < b.rows(); i++) {
@@ -97,7 +98,7 @@ class BrokenPartsTest {
     @ValueSource(strings = {"s.bin", "marks", "primary.idx", "checksums.txt"})
     void aDamagedPartIsDetachedAndTheOtherPartsMergeOn(String which) throws Exception {
         TableLayout l = layout();
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         List<PartName> parts = new ArrayList<>();
         for (int k = 0; k < 3; k++) {
             parts.addAll(t.insert(rows(l, k * 1000L, 1000)));
@@ -137,7 +138,7 @@ class BrokenPartsTest {
         assertThat(ids(t)).isEqualTo(expected);
 
         // reopening finds nothing more to detach and the same rows
-        MergeTreeTable reopened = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable reopened = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         assertThat(reopened.partsDetachedBroken()).isZero();
         assertThat(ids(reopened)).isEqualTo(expected);
     }
@@ -146,7 +147,7 @@ class BrokenPartsTest {
     @org.junit.jupiter.api.Test
     void theMergeSchedulerDetachesADamagedPartAndMergesOn() throws Exception {
         TableLayout l = layout();
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         List<PartName> parts = new ArrayList<>();
         for (int k = 0; k < 5; k++) {
             parts.addAll(t.insert(rows(l, k * 100L, 100)));
@@ -174,7 +175,7 @@ class BrokenPartsTest {
     @ValueSource(strings = {"s.bin"})
     void aDamagedPartFoundByOptimizeFinalIsDetachedAndTheRestMerged(String which) throws Exception {
         TableLayout l = layout();
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         List<PartName> parts = new ArrayList<>();
         for (int k = 0; k < 4; k++) {
             parts.addAll(t.insert(rows(l, k * 500L, 500)));
@@ -184,5 +185,40 @@ class BrokenPartsTest {
         assertThat(t.optimizeFinal(false)).hasSize(1);
         assertThat(t.activeParts()).hasSize(1);
         assertThat(ids(t)).hasSize(1500).doesNotContain(0L, 499L).contains(500L, 1999L);
+    }
+
+    /**
+     * A part whose commit entry is in the log while its publication is not done (another writer is
+     * copying it, or crashed in between) has no {@code checksums.txt} yet: the check completes the
+     * publication instead of detaching it as broken (which lost the rows of such commits when a
+     * restarted job's merge coordinator ran the check while a committer published).
+     */
+    @org.junit.jupiter.api.Test
+    void aCommittedPartWhosePublicationIsNotDoneIsCompletedNotDetached() throws Exception {
+        TableLayout l = layout();
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        t.insert(rows(l, 0, 500));
+        MergeTreeTable other = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        FaultPoints.install(
+                point -> {
+                    if (point.equals("commit.after-record")) {
+                        throw new IllegalStateException("crash after the commit entry");
+                    }
+                });
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> other.insert(rows(l, 500, 500)))
+                    .hasMessageContaining("crash after the commit entry");
+        } finally {
+            FaultPoints.install(null);
+        }
+        assertThat(t.activeParts()).hasSize(2);
+        PartName unpublished = t.activeParts().get(1).name();
+        assertThat(tmp.resolve(unpublished.toString()).resolve("checksums.txt")).doesNotExist();
+
+        assertThat(t.detachBrokenParts()).isEmpty();
+        assertThat(tmp.resolve(unpublished.toString()).resolve("checksums.txt")).exists();
+        assertThat(tmp.resolve("detached")).doesNotExist();
+        assertThat(ids(t)).hasSize(1000).contains(0L, 999L);
     }
 }

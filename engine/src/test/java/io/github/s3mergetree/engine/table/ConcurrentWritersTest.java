@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class ConcurrentWritersTest {
         ExecutorService mergePool = Executors.newFixedThreadPool(2);
         Set<String> names = ConcurrentHashMap.newKeySet();
         List<Future<?>> futures = new ArrayList<>();
-        MergeTreeTable merging = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable merging = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         MergeScheduler scheduler =
                 new MergeScheduler(
                         merging,
@@ -58,7 +59,9 @@ class ConcurrentWritersTest {
             futures.add(
                     threads.submit(
                             () -> {
-                                MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+                                MergeTreeTable t =
+                                        MergeTreeTable.open(
+                                                LocalParts.store(tmp), l, Clock.systemUTC());
                                 for (int b = 0; b < batchesEach; b++) {
                                     int batch = writer * batchesEach + b;
                                     for (PartName n :
@@ -85,7 +88,7 @@ class ConcurrentWritersTest {
         scheduler.close();
         threads.shutdown();
         mergePool.shutdown();
-        MergeTreeTable reopened = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable reopened = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         assertThat(reopened.totalRows())
                 .isEqualTo((long) writers * batchesEach * InsertWorker.ROWS_PER_BATCH);
         assertThat(scheduler.mergesFailed()).isZero();

@@ -5,7 +5,11 @@ import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.merge.MergeScheduler;
 import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.testing.LocalParts;
+import io.github.s3mergetree.engine.testing.TestStores;
 import java.io.FileOutputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,12 +28,12 @@ public final class InsertWorker {
     static final int ROWS_PER_BATCH = 500;
 
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(args[0]);
+        String where = args[0];
         int from = Integer.parseInt(args[1]);
         int to = Integer.parseInt(args[2]);
         Path journal = Path.of(args[3]);
         TableLayout layout = KillRecoveryTest.layout();
-        MergeTreeTable table = MergeTreeTable.open(dir, layout, Clock.systemUTC());
+        MergeTreeTable table = MergeTreeTable.open(store(where), layout, Clock.systemUTC());
         ExecutorService pool = Executors.newFixedThreadPool(2);
         MergeScheduler scheduler =
                 new MergeScheduler(
@@ -50,6 +54,15 @@ public final class InsertWorker {
         }
         scheduler.close();
         pool.shutdown();
+    }
+
+    /** {@code s3:<endpoint port>:<bucket>:<prefix>/}, else a local directory. */
+    static TableStore store(String where) {
+        if (where.startsWith("s3:")) {
+            String[] p = where.split(":", 4);
+            return TestStores.s3(URI.create("http://127.0.0.1:" + p[1]), p[2], p[3]);
+        }
+        return LocalParts.store(Path.of(where));
     }
 
     static Block batch(TableLayout layout, int b) {

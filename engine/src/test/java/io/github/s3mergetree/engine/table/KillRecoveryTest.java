@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
+import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -14,8 +15,11 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A real process-kill test: a child JVM inserts batches (and merges in the background) and is
@@ -37,9 +41,26 @@ class KillRecoveryTest {
                 PartWriterOptions.defaults());
     }
 
-    @Test
-    void killedWritersRecoverToExactlyTheInsertedRows() throws Exception {
-        Path table = tmp.resolve("table");
+    private static S3ProxyServer server;
+
+    @BeforeAll
+    static void startS3() throws Exception {
+        server = new S3ProxyServer();
+        server.createBucket("kills");
+    }
+
+    @AfterAll
+    static void stopS3() throws Exception {
+        server.close();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"posix", "s3"})
+    void killedWritersRecoverToExactlyTheInsertedRows(String kind) throws Exception {
+        String table =
+                kind.equals("s3")
+                        ? "s3:" + server.port() + ":kills:t-" + System.nanoTime() + "/"
+                        : tmp.resolve("table").toString();
         Path journal = tmp.resolve("journal.txt");
         Files.createFile(journal);
         int batches = 60;
@@ -54,11 +75,12 @@ class KillRecoveryTest {
         assertThat(last.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(last.exitValue()).as(new String(last.getInputStream().readAllBytes())).isZero();
 
-        MergeTreeTable t = MergeTreeTable.open(table, layout(), Clock.systemUTC());
+        MergeTreeTable t =
+                MergeTreeTable.open(InsertWorker.store(table), layout(), Clock.systemUTC());
         BitSet seen = new BitSet();
         long rows = 0;
         for (ActivePart part : t.activeParts()) {
-            PartReader r = PartReader.open(table.resolve(part.name().toString()));
+            PartReader r = PartReader.open(t.store(), part.name().toString());
             r.verify();
             Block b = r.read(List.of("id"));
             LongColumn ids = (LongColumn) b.column(0);
@@ -84,14 +106,14 @@ class KillRecoveryTest {
         return last + 1;
     }
 
-    private static Process start(Path table, int from, int to, Path journal) throws Exception {
+    private static Process start(String table, int from, int to, Path journal) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return new ProcessBuilder(
                         java,
                         "-cp",
                         System.getProperty("java.class.path"),
                         InsertWorker.class.getName(),
-                        table.toString(),
+                        table,
                         Integer.toString(from),
                         Integer.toString(to),
                         journal.toString())

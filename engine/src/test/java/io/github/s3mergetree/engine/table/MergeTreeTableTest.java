@@ -12,6 +12,7 @@ import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
 import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -51,7 +52,7 @@ class MergeTreeTableTest {
     private static long rowsOnDisk(MergeTreeTable t) throws Exception {
         long sum = 0;
         for (ActivePart p : t.activeParts()) {
-            PartReader r = PartReader.open(t.directory().root().resolve(p.name().toString()));
+            PartReader r = LocalParts.open(LocalParts.root(t).resolve(p.name().toString()));
             r.verify();
             sum += r.readAll().rows();
         }
@@ -61,7 +62,7 @@ class MergeTreeTableTest {
     @Test
     void insertsBecomePartsPerPartitionAndTheSchedulerKeepsThePartCountLow() throws Exception {
         TableLayout l = layout(TableSettings.defaults());
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         MergeScheduler scheduler =
                 new MergeScheduler(
                         t,
@@ -89,7 +90,7 @@ class MergeTreeTableTest {
     @Test
     void aReplayedCommitIsANoOpAndUncommittedPartsAreInvisible() throws Exception {
         TableLayout l = layout(TableSettings.defaults());
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         List<TemporaryPart> parts = t.writeTemporaryParts(rows(l, 0, 10));
         assertThat(t.activeParts()).isEmpty();
         List<PartName> names = t.commit(parts, "checkpoint-1-subtask-0");
@@ -106,25 +107,45 @@ class MergeTreeTableTest {
     @Test
     void anInterruptedCommitIsCompletedOnOpen() throws Exception {
         TableLayout l = layout(TableSettings.defaults());
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        t.insert(rows(l, 100, 3));
         List<TemporaryPart> parts = t.writeTemporaryParts(rows(l, 0, 10));
-        // simulate a crash after the commit record was written but before the renames
-        Path record =
-                tmp.resolve(TableDirectory.METADATA_DIR).resolve("commits").resolve("crashed.txt");
-        Files.writeString(
-                record,
-                parts.get(0).directory().getFileName()
-                        + "\t202401_7_7_0\n"
-                        + parts.get(1).directory().getFileName()
-                        + "\t202402_8_8_0\n");
-        MergeTreeTable reopened = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        // a crash after the commit log entry was written, before the parts were published
+        FaultPoints.install(
+                p -> {
+                    if (p.equals("commit.after-record")) {
+                        throw new IllegalStateException("crash at " + p);
+                    }
+                });
+        try {
+            assertThatThrownBy(() -> t.commit(parts, "crashed"))
+                    .hasMessageContaining("crash at commit.after-record");
+        } finally {
+            FaultPoints.install(null);
+        }
+        assertThat(partDirectories()).doesNotContain("202401_3_3_0", "202402_4_4_0");
+        MergeTreeTable reopened = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        assertThat(partDirectories()).contains("202401_3_3_0", "202402_4_4_0");
         assertThat(reopened.activeParts())
                 .extracting(p -> p.name().toString())
-                .containsExactly("202401_7_7_0", "202402_8_8_0");
-        assertThat(reopened.totalRows()).isEqualTo(10);
-        assertThat(reopened.directory().isCommitted("crashed")).isTrue();
+                .contains("202401_3_3_0", "202402_4_4_0");
+        assertThat(reopened.totalRows()).isEqualTo(13);
+        assertThat(reopened.isCommitted("crashed")).isTrue();
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("tmp_"));
+        }
         // new block numbers continue after the recovered ones
-        assertThat(reopened.insert(rows(l, 10, 2)).get(0).minBlock()).isGreaterThan(8);
+        assertThat(reopened.insert(rows(l, 10, 2)).get(0).minBlock()).isGreaterThan(4);
+    }
+
+    private List<String> partDirectories() throws Exception {
+        try (Stream<Path> s = Files.list(tmp)) {
+            return s.map(p -> p.getFileName().toString())
+                    .filter(n -> PartName.tryParse(n).isPresent())
+                    .filter(n -> Files.exists(tmp.resolve(n).resolve("checksums.txt")))
+                    .sorted()
+                    .toList();
+        }
     }
 
     @Test
@@ -132,24 +153,26 @@ class MergeTreeTableTest {
         MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
         TableLayout l =
                 layout(TableSettings.defaults().withOldPartsLifetime(Duration.ofSeconds(480)));
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, clock);
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, clock);
         for (int i = 0; i < 3; i++) {
             t.insert(rows(l, i * 10L, 10));
         }
         t.optimizeFinal(false);
-        assertThat(t.directory().allPartDirectories()).hasSize(8);
-        clock.now = Instant.now().plusSeconds(10);
+        assertThat(partDirectories()).hasSize(8);
+        // lifetimes count from the merge's time in the commit log, on the table's clock
+        Instant merged = clock.now;
+        clock.now = merged.plusSeconds(10);
         assertThat(t.cleanup()).isEmpty();
-        clock.now = Instant.now().plusSeconds(481);
+        clock.now = merged.plusSeconds(481);
         assertThat(t.cleanup()).hasSize(6);
-        assertThat(t.directory().allPartDirectories()).hasSize(2);
+        assertThat(partDirectories()).hasSize(2);
         assertThat(t.totalRows()).isEqualTo(30);
     }
 
     @Test
     void tooManyPartsDelaysThenRefusesInserts() throws Exception {
         TableLayout l = layout(TableSettings.defaults().withPartsLimits(2, 4));
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         for (int i = 0; i < 4; i++) {
             t.insert(rows(l, i * 2L, 1));
         }
@@ -166,7 +189,8 @@ class MergeTreeTableTest {
 
     @Test
     void aTableDirectoryCreatedWithAnotherDdlIsRefused() throws Exception {
-        MergeTreeTable.open(tmp, layout(TableSettings.defaults()), Clock.systemUTC());
+        MergeTreeTable.open(
+                LocalParts.store(tmp), layout(TableSettings.defaults()), Clock.systemUTC());
         TableLayout other =
                 TestLayouts.of(
                         "t",
@@ -176,20 +200,29 @@ class MergeTreeTableTest {
                         MergingMode.ORDINARY,
                         TableSettings.defaults(),
                         PartWriterOptions.defaults());
-        assertThatThrownBy(() -> MergeTreeTable.open(tmp, other, Clock.systemUTC()))
+        assertThatThrownBy(
+                        () -> MergeTreeTable.open(LocalParts.store(tmp), other, Clock.systemUTC()))
                 .hasMessageContaining("different DDL");
     }
 
     @Test
-    void aBrokenPartIsDetachedOnOpen() throws Exception {
+    void aBrokenPartIsDetachedWhenPartsAreChecked() throws Exception {
         TableLayout l = layout(TableSettings.defaults());
-        MergeTreeTable t = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable t = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
         List<PartName> names = t.insert(rows(l, 0, 10));
         Path victim = tmp.resolve(names.get(0).toString()).resolve("id.bin");
         Files.write(victim, new byte[] {1, 2, 3});
-        MergeTreeTable reopened = MergeTreeTable.open(tmp, l, Clock.systemUTC());
+        MergeTreeTable reopened = MergeTreeTable.open(LocalParts.store(tmp), l, Clock.systemUTC());
+        assertThat(reopened.detachBrokenParts()).containsExactly(names.get(0));
         assertThat(reopened.activeParts()).hasSize(1);
         assertThat(tmp.resolve("detached").resolve("broken_" + names.get(0))).isDirectory();
+        assertThat(
+                        tmp.resolve("detached")
+                                .resolve("broken_" + names.get(0))
+                                .resolve("checksums.txt"))
+                .isRegularFile();
+        assertThat(tmp.resolve(names.get(0).toString())).doesNotExist();
+        assertThat(reopened.detachBrokenParts()).isEmpty();
     }
 
     static final class MutableClock extends Clock {

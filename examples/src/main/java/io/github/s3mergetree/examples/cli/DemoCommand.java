@@ -1,8 +1,8 @@
 package io.github.s3mergetree.examples.cli;
 
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.examples.ingest.IngestCommand;
 import java.io.ByteArrayOutputStream;
@@ -153,8 +153,10 @@ public final class DemoCommand implements Subcommand {
         }
 
         // 3. the result, as the table directory shows it
-        String ddl = TableDirectory.open(table).storedDdl().orElse(PostsGenerator.DDL);
-        MergeTreeTable t = MergeTreeTable.open(table, TableLayouts.fromDdl(ddl), Clock.systemUTC());
+        TableStore tableStore = TableStore.local(table.toAbsolutePath().toString());
+        String ddl = MergeTreeTable.storedDdl(tableStore).orElse(PostsGenerator.DDL);
+        MergeTreeTable t =
+                MergeTreeTable.open(tableStore, TableLayouts.fromDdl(ddl), Clock.systemUTC());
         List<ActivePart> parts = new ArrayList<>(t.activeParts());
         long rows = 0;
         long bytesUncompressed = 0;

@@ -1,10 +1,7 @@
 package io.github.s3mergetree.examples.cli;
 
 import io.github.s3mergetree.engine.part.PartName;
-import io.github.s3mergetree.engine.table.TableDirectory;
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,22 +27,28 @@ public final class PartsCommand implements Subcommand {
 
     @Override
     public String usage() {
-        return "parts --table-path DIR [--format table|json]";
+        return "parts --table-path s3://BUCKET/PREFIX|DIR [--format table|json] [--s3-endpoint URL]"
+                + " [--s3-region R] [--s3-access-key K --s3-secret-key S] [--s3-path-style]";
     }
 
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws Exception {
-        Args a =
-                Args.parse(argv, Set.of("--table-path", "--format"), Set.of("--verbose"), Set.of());
-        Path dir = Paths.get(a.required("--table-path")).toAbsolutePath();
+        Set<String> options = new java.util.HashSet<>(TableParts.OPTIONS);
+        options.add("--format");
+        Set<String> flags = new java.util.HashSet<>(TableParts.FLAGS);
+        flags.add("--verbose");
+        Args a = Args.parse(argv, options, flags, Set.of());
         String format = a.get("--format").orElse("table");
         if (!format.equals("table") && !format.equals("json")) {
             throw new UsageException("--format must be table or json, not '" + format + "'");
         }
-        TableDirectory table = TableParts.open(dir);
         List<TableParts.PartInfo> parts = new ArrayList<>();
-        for (PartName p : TableParts.active(table)) {
-            parts.add(TableParts.info(table, p));
+        java.util.Optional<String> attach;
+        try (TableParts table = TableParts.open(a)) {
+            for (PartName p : table.active()) {
+                parts.add(table.info(p));
+            }
+            attach = table.attachStatement();
         }
         if (format.equals("json")) {
             for (TableParts.PartInfo p : parts) {
@@ -63,6 +66,10 @@ public final class PartsCommand implements Subcommand {
             }
         } else {
             printTable(parts, out);
+        }
+        if (attach.isPresent()) {
+            err.println("ClickHouse reads this table in place with:");
+            err.println(attach.get() + ";");
         }
         out.flush();
         return 0;

@@ -2,7 +2,9 @@ package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableKeys;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.examples.cli.DeliveryCliOptions;
@@ -188,7 +190,9 @@ public final class IngestCommand implements Subcommand {
             // from here on the table directory is written to
             String key = IngestPipeline.ingestKey(o);
             Files.createDirectories(o.tablePath());
-            TableDirectory.createOrOpen(o.tablePath(), storedForm);
+            try (TableStore store = TableStore.local(o.tablePath().toString())) {
+                MergeTreeTable.createIfAbsent(store, storedForm);
+            }
             IngestState state = IngestState.open(o.tablePath(), key);
             if (partDelivery != null) {
                 delivery = new ClientDelivery(partDelivery, err, DELIVERY_INTERVAL);
@@ -537,8 +541,7 @@ public final class IngestCommand implements Subcommand {
                 throw new IllegalArgumentException(
                         "--table-path " + table + " exists and is not a directory");
             }
-            Path stored =
-                    table.resolve(TableDirectory.METADATA_DIR).resolve(TableDirectory.DDL_FILE);
+            Path stored = table.resolve(TableKeys.METADATA_DIR).resolve(TableKeys.DDL_FILE);
             if (Files.isRegularFile(stored)) {
                 String existing = Files.readString(stored, StandardCharsets.UTF_8);
                 if (!existing.strip().equals(ddl.strip())) {

@@ -1,6 +1,6 @@
 package io.github.s3mergetree.examples.ingest;
 
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableKeys;
 import io.github.s3mergetree.source.s3.enumerator.FailedObjectsReport;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
@@ -56,7 +56,7 @@ public final class IngestState {
 
     /** Opens (creating) the state of ingest {@code key} of the table at {@code tablePath}. */
     public static IngestState open(Path tablePath, String key) throws IOException {
-        Path dir = tablePath.resolve(TableDirectory.METADATA_DIR).resolve("ingest-" + key);
+        Path dir = tablePath.resolve(TableKeys.METADATA_DIR).resolve("ingest-" + key);
         Files.createDirectories(dir);
         IngestState s = new IngestState(dir);
         Path f = dir.resolve(FILE);

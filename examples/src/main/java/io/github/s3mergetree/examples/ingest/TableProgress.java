@@ -1,28 +1,26 @@
 package io.github.s3mergetree.examples.ingest;
 
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.PartLog;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What an ingest has committed so far, read from the table directory without taking its lock: the
- * part log ({@code part_log.jsonl}, ClickHouse's {@code system.part_log}) from a given line on, and
- * the active parts. Safe to call while the job writes: it only reads.
+ * What an ingest has committed so far, read from the table without writing to it: the part log
+ * (ClickHouse's {@code system.part_log}, one object per batch of events) from a given line on, and
+ * the active parts from the commit log. Safe to call while the job writes: it only reads.
  *
- * <p>The part log only grows, so each snapshot reads just the bytes appended since the previous one
+ * <p>The part log only grows, so each snapshot reads just the objects added since the previous one
  * and adds them to running totals: a continuous ingest polls its progress every few seconds for
- * days, and re-reading the whole log each time would cost more as it grows. A line counts once it
- * is complete (its newline written: {@code PartLog} appends each line with a single write).
+ * days, and re-reading the whole log each time would cost more as it grows.
  */
 public final class TableProgress {
     private static final Pattern TYPE = Pattern.compile("\"event_type\":\"(\\w+)\"");
@@ -44,12 +42,12 @@ public final class TableProgress {
             Instant lastEvent,
             Instant lastNewPart) {}
 
-    private final Path table;
-    private final Path log;
+    private final TableStore store;
+    private final PartLog log;
+    private final Set<String> read = new HashSet<>();
 
-    // the running totals of lines [fromLine, lineCount) of the log's first offset bytes
+    // the running totals of lines [fromLine, lineCount) of the log objects read so far
     private long fromLine = -1;
-    private long offset;
     private long lineCount;
     private long rows;
     private long bytes;
@@ -59,8 +57,8 @@ public final class TableProgress {
     private Instant lastNewPart;
 
     public TableProgress(Path table) {
-        this.table = table;
-        this.log = table.resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl");
+        this.store = TableStore.local(table.toAbsolutePath().toString());
+        this.log = PartLog.of(store);
     }
 
     /** The number of complete lines in the part log now. */
@@ -72,11 +70,7 @@ public final class TableProgress {
     /** Totals of the part log from line {@code fromLine} (0-based) on. */
     public synchronized Snapshot snapshot(long fromLine) throws IOException {
         catchUp(fromLine);
-        int active = 0;
-        if (Files.isRegularFile(
-                table.resolve(TableDirectory.METADATA_DIR).resolve(TableDirectory.DDL_FILE))) {
-            active = TableDirectory.open(table).activeParts().size();
-        }
+        int active = MergeTreeTable.readActiveParts(store).size();
         return new Snapshot(rows, bytes, parts, merges, active, last, lastNewPart);
     }
 
@@ -86,7 +80,7 @@ public final class TableProgress {
     private void catchUp(long from) throws IOException {
         if (from != fromLine) {
             fromLine = from;
-            offset = 0;
+            read.clear();
             lineCount = 0;
             rows = 0;
             bytes = 0;
@@ -95,43 +89,18 @@ public final class TableProgress {
             last = null;
             lastNewPart = null;
         }
-        byte[] appended;
-        int length;
-        try (SeekableByteChannel ch = Files.newByteChannel(log, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size < offset) {
-                throw new IOException(
-                        log + " shrank from " + offset + " to " + size + " bytes while read");
-            }
-            if (size == offset) {
-                return;
-            }
-            if (size - offset > Integer.MAX_VALUE - 16) {
-                throw new IOException(log + " grew by more than 2 GiB between two reads");
-            }
-            ch.position(offset);
-            ByteBuffer buf = ByteBuffer.allocate((int) (size - offset));
-            while (buf.hasRemaining() && ch.read(buf) >= 0) {
-                // read up to the size seen above; a line appended since waits for the next call
-            }
-            appended = buf.array();
-            length = buf.position();
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        int lineStart = 0;
-        for (int i = 0; i < length; i++) {
-            if (appended[i] != '\n') {
+        for (String object : log.objects()) {
+            if (!read.add(object)) {
                 continue;
             }
-            if (lineCount >= fromLine) {
-                add(new String(appended, lineStart, i - lineStart, StandardCharsets.UTF_8));
+            List<String> lines = log.lines(object);
+            for (String line : lines) {
+                if (lineCount >= fromLine) {
+                    add(line);
+                }
+                lineCount++;
             }
-            lineCount++;
-            lineStart = i + 1;
         }
-        // an incomplete last line is read again, whole, next time
-        offset += lineStart;
     }
 
     private void add(String line) {

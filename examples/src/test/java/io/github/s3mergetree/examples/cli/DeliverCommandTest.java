@@ -72,7 +72,11 @@ class DeliverCommandTest {
     void deliversATableWrittenEarlierOnceIntoClickHouse1816() throws Exception {
         Path tableDir = dir.resolve("posts");
         MergeTreeTable table =
-                MergeTreeTable.open(tableDir, TableLayouts.fromDdl(DDL), Clock.systemUTC());
+                MergeTreeTable.open(
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                tableDir.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(DDL),
+                        Clock.systemUTC());
         insert(table, 0, 10_000);
         insert(table, 10_000, 2_000);
         ch.query(
@@ -121,7 +125,11 @@ class DeliverCommandTest {
     void badTargetsAreOneLineBeforeAnythingIsSent() throws Exception {
         Path tableDir = dir.resolve("other");
         MergeTreeTable table =
-                MergeTreeTable.open(tableDir, TableLayouts.fromDdl(DDL), Clock.systemUTC());
+                MergeTreeTable.open(
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                tableDir.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(DDL),
+                        Clock.systemUTC());
         insert(table, 0, 10);
         String url = "http://127.0.0.1:" + ch.httpPort();
         Run missing =

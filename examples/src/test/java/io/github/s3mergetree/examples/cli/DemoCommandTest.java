@@ -60,12 +60,14 @@ class DemoCommandTest {
         Path tableDir = work.resolve("table");
         MergeTreeTable table =
                 MergeTreeTable.open(
-                        tableDir, TableLayouts.fromDdl(PostsGenerator.DDL), Clock.systemUTC());
+                        io.github.s3mergetree.engine.store.TableStore.local(tableDir.toString()),
+                        TableLayouts.fromDdl(PostsGenerator.DDL),
+                        Clock.systemUTC());
         List<ActivePart> parts = table.activeParts();
         assertThat((long) parts.size()).isEqualTo(activeParts);
         long rows = 0;
         for (ActivePart p : parts) {
-            PartReader r = PartReader.open(tableDir.resolve(p.name().toString()));
+            PartReader r = PartReader.open(table.store(), p.name().toString());
             r.verify();
             rows += r.rows();
         }

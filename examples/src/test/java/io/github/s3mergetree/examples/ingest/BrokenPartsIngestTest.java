@@ -104,7 +104,10 @@ class BrokenPartsIngestTest {
         assertThat(first.code()).as("stderr:\n%s", first.err()).isZero();
         MergeTreeTable t =
                 MergeTreeTable.open(
-                        table, TableLayouts.fromDdl(PostsGenerator.DDL), Clock.systemUTC());
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                table.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(PostsGenerator.DDL),
+                        Clock.systemUTC());
         List<ActivePart> active = t.activeParts();
         assertThat(active).as("active parts after the first ingest").hasSizeGreaterThanOrEqualTo(4);
 
@@ -132,7 +135,10 @@ class BrokenPartsIngestTest {
             assertThat(table.resolve("detached").resolve("broken_" + v)).isDirectory();
         }
         List<String> log =
-                Files.readAllLines(table.resolve("s3mergetree_metadata").resolve("part_log.jsonl"));
+                io.github.s3mergetree.engine.table.PartLog.of(
+                                io.github.s3mergetree.engine.store.TableStore.local(
+                                        table.toAbsolutePath().toString()))
+                        .lines();
         for (String v : victims) {
             assertThat(log)
                     .anySatisfy(
@@ -145,7 +151,10 @@ class BrokenPartsIngestTest {
         // OPTIMIZE FINAL merged what is left: one part per year
         MergeTreeTable after =
                 MergeTreeTable.open(
-                        table, TableLayouts.fromDdl(PostsGenerator.DDL), Clock.systemUTC());
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                table.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(PostsGenerator.DDL),
+                        Clock.systemUTC());
         assertThat(after.activePartsByPartition().values())
                 .allSatisfy(p -> assertThat(p).hasSize(1));
 

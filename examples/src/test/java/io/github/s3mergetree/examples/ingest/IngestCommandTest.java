@@ -2,7 +2,7 @@ package io.github.s3mergetree.examples.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableKeys;
 import io.github.s3mergetree.examples.cli.PostsGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -243,7 +243,7 @@ class IngestCommandTest {
                 .doesNotContain(IngestFixture.SECRET);
         assertThat(r.out()).isEmpty();
         assertThat(table).as("nothing is written to the table").doesNotExist();
-        assertThat(table.resolve(TableDirectory.METADATA_DIR)).doesNotExist();
+        assertThat(table.resolve(TableKeys.METADATA_DIR)).doesNotExist();
     }
 
     private static List<String> replace(List<String> args, String option, String value) {

@@ -2,6 +2,7 @@ package io.github.s3mergetree.examples.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
@@ -133,7 +134,9 @@ class IngestFailedObjectsTest {
 
             MergeTreeTable t =
                     MergeTreeTable.open(
-                            table, TableLayouts.fromDdl(Files.readString(ddl)), Clock.systemUTC());
+                            TableStore.local(table.toString()),
+                            TableLayouts.fromDdl(Files.readString(ddl)),
+                            Clock.systemUTC());
             try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
                 ch.execute(Files.readString(ddl));
                 ch.execute(Files.readString(ddl).replace("TABLE t ", "TABLE ref "));

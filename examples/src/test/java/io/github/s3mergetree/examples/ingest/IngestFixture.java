@@ -2,9 +2,9 @@ package io.github.s3mergetree.examples.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
@@ -206,8 +206,9 @@ final class IngestFixture implements AutoCloseable {
 
     /** Rows in the table's active parts, read from the table directory. */
     static long tableRows(Path table) throws IOException {
-        String ddl = TableDirectory.open(table).storedDdl().orElseThrow();
-        MergeTreeTable t = MergeTreeTable.open(table, TableLayouts.fromDdl(ddl), Clock.systemUTC());
+        TableStore store = TableStore.local(table.toAbsolutePath().toString());
+        String ddl = MergeTreeTable.storedDdl(store).orElseThrow();
+        MergeTreeTable t = MergeTreeTable.open(store, TableLayouts.fromDdl(ddl), Clock.systemUTC());
         long rows = 0;
         for (ActivePart p : t.activeParts()) {
             rows += p.rows();
@@ -223,7 +224,9 @@ final class IngestFixture implements AutoCloseable {
     void assertEqualToClickHouse(Path table) throws Exception {
         MergeTreeTable t =
                 MergeTreeTable.open(
-                        table, TableLayouts.fromDdl(PostsGenerator.DDL), Clock.systemUTC());
+                        TableStore.local(table.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(PostsGenerator.DDL),
+                        Clock.systemUTC());
         try (ChDb ch = ChDb.start(root.resolve("chdb-" + System.nanoTime()))) {
             ch.execute(PostsGenerator.DDL);
             ch.execute(PostsGenerator.DDL.replace("CREATE TABLE posts", "CREATE TABLE ref"));

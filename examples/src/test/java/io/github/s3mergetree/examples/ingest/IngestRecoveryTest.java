@@ -24,9 +24,10 @@ class IngestRecoveryTest {
     @Test
     void rerunAfterKill9FinishesExactlyOnce() throws Exception {
         try (IngestFixture fx = new IngestFixture(tmp)) {
-            fx.addFiles(10, 4000);
+            // many small objects, read slowly (1 GET per second per reader), so that the kill
+            // lands mid-job even after the concurrent run below took its seconds to start
+            fx.addFiles(30, 1500);
             Path table = tmp.resolve("table");
-            // slow reading down (2 GETs per second) so that the kill lands mid-job
             Process first =
                     fx.startChild(
                             fx.ingestArgs(
@@ -34,7 +35,7 @@ class IngestRecoveryTest {
                                     "--checkpoint-interval",
                                     "1s",
                                     "--setting",
-                                    "s3_max_get_rps=2"),
+                                    "s3_max_get_rps=1"),
                             "first");
             try {
                 awaitTrue(
@@ -47,14 +48,18 @@ class IngestRecoveryTest {
                 IngestFixture.Result concurrent =
                         IngestFixture.runInProcess(
                                 fx.ingestArgs(table, "--checkpoint-interval", "1s"));
-                assertThat(concurrent.code()).isEqualTo(1);
+                assertThat(concurrent.code())
+                        .as(
+                                "stderr:\n%s\nthe first run:\n%s",
+                                concurrent.err(), fx.childErr("first"))
+                        .isEqualTo(1);
                 assertThat(concurrent.err()).contains("this ingest is already running");
             } finally {
                 first.destroyForcibly(); // SIGKILL
                 first.waitFor(30, TimeUnit.SECONDS);
             }
             long before = committedRows(table);
-            assertThat(before).isBetween(1L, fx.rowsWritten() - 1);
+            assertThat(before).as(fx.childErr("first")).isBetween(1L, fx.rowsWritten() - 1);
 
             // resumed at another parallelism: the restored state is redistributed
             List<String> rescaled =

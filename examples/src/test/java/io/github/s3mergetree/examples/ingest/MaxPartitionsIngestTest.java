@@ -54,7 +54,10 @@ class MaxPartitionsIngestTest {
             return 0;
         }
         return MergeTreeTable.open(
-                        table, TableLayouts.fromDdl(Files.readString(ddl)), Clock.systemUTC())
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                table.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(Files.readString(ddl)),
+                        Clock.systemUTC())
                 .totalRows();
     }
 

@@ -7,9 +7,9 @@ import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.part.PartReader;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
@@ -265,7 +265,10 @@ class OddKeysStressITCase {
             try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
                 ch.execute(DDL);
                 MergeTreeTable t =
-                        MergeTreeTable.open(last, TableLayouts.fromDdl(DDL), Clock.systemUTC());
+                        MergeTreeTable.open(
+                                TableStore.local(last.toString()),
+                                TableLayouts.fromDdl(DDL),
+                                Clock.systemUTC());
                 for (ActivePart p : t.activeParts()) {
                     ch.attachPart("k", last.resolve(p.name().toString()));
                 }
@@ -436,7 +439,9 @@ class OddKeysStressITCase {
     private static StreamExecutionEnvironment environment(Iteration it, IngestOptions o)
             throws IOException {
         Files.createDirectories(o.tablePath());
-        TableDirectory.createOrOpen(o.tablePath(), TableLayouts.fromDdl(DDL).ddl());
+        try (TableStore store = TableStore.local(o.tablePath().toString())) {
+            MergeTreeTable.createIfAbsent(store, TableLayouts.fromDdl(DDL).ddl());
+        }
         StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, it.parallelism());
         env.enableCheckpointing(o.checkpointInterval().toMillis());
         return env;
@@ -470,12 +475,15 @@ class OddKeysStressITCase {
 
     /** Rows per {@code key} value in the table's active parts; every id at most once. */
     private static Map<String, Long> rowsByKey(Path table) throws IOException {
-        MergeTreeTable t = MergeTreeTable.open(table, TableLayouts.fromDdl(DDL), Clock.systemUTC());
+        MergeTreeTable t =
+                MergeTreeTable.open(
+                        TableStore.local(table.toString()),
+                        TableLayouts.fromDdl(DDL),
+                        Clock.systemUTC());
         Map<String, Long> out = new TreeMap<>();
         Set<Long> ids = new HashSet<>();
         for (ActivePart p : t.activeParts()) {
-            Block b =
-                    PartReader.open(table.resolve(p.name().toString())).read(List.of("key", "id"));
+            Block b = PartReader.open(t.store(), p.name().toString()).read(List.of("key", "id"));
             StringColumn keys = (StringColumn) b.column(0);
             LongColumn idColumn = (LongColumn) b.column(1);
             for (int r = 0; r < b.rows(); r++) {

@@ -2,26 +2,24 @@ package io.github.s3mergetree.examples.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.engine.table.TableDirectory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Progress totals follow a growing part log: lines appended between snapshots are added, a line
- * still being written counts only once complete, and a different start line starts over.
+ * Progress totals follow a growing part log (one object per batch of events): objects added between
+ * snapshots are added, and a different start line starts over.
  */
 class TableProgressTest {
     @TempDir Path table;
 
     @Test
     void snapshotsAddWhatWasAppendedSinceTheLastOne() throws Exception {
-        Path log = table.resolve(TableDirectory.METADATA_DIR).resolve("part_log.jsonl");
-        Files.createDirectories(log.getParent());
+        Path log = table.resolve("s3mergetree_metadata").resolve("part_log");
+        Files.createDirectories(log);
         TableProgress progress = new TableProgress(table);
         assertThat(progress.partLogLines()).isZero();
         assertThat(progress.snapshot(0).partsWritten()).isZero();
@@ -29,9 +27,9 @@ class TableProgressTest {
         String third = newPart("2026-11-30T10:00:03Z", 5, 50);
         append(
                 log,
+                "000000000000001-a.jsonl",
                 newPart("2026-11-30T10:00:01Z", 100, 1000)
-                        + newPart("2026-11-30T10:00:02Z", 20, 200)
-                        + third.substring(0, 40));
+                        + newPart("2026-11-30T10:00:02Z", 20, 200));
         TableProgress.Snapshot s = progress.snapshot(0);
         assertThat(s.partsWritten()).isEqualTo(2);
         assertThat(s.rows()).isEqualTo(120);
@@ -42,7 +40,8 @@ class TableProgressTest {
 
         append(
                 log,
-                third.substring(40)
+                "000000000000003-b.jsonl",
+                third
                         + "{\"event_type\":\"MergeParts\",\"event_time\":\"2026-11-30T10:00:04Z\","
                         + "\"rows\":125}\n");
         s = progress.snapshot(0);
@@ -73,12 +72,7 @@ class TableProgressTest {
                 + "}\n";
     }
 
-    private static void append(Path log, String text) throws Exception {
-        Files.writeString(
-                log,
-                text,
-                StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
+    private static void append(Path log, String object, String text) throws Exception {
+        Files.writeString(log.resolve(object), text, StandardCharsets.UTF_8);
     }
 }

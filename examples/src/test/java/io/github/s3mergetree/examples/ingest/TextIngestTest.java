@@ -2,6 +2,7 @@ package io.github.s3mergetree.examples.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
@@ -87,7 +88,10 @@ class TextIngestTest {
         try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
             ch.execute(DDL);
             MergeTreeTable t =
-                    MergeTreeTable.open(table, TableLayouts.fromDdl(DDL), Clock.systemUTC());
+                    MergeTreeTable.open(
+                            TableStore.local(table.toString()),
+                            TableLayouts.fromDdl(DDL),
+                            Clock.systemUTC());
             for (ActivePart p : t.activeParts()) {
                 ch.attachPart("t", table.resolve(p.name().toString()));
             }

@@ -1,7 +1,9 @@
 package io.github.s3mergetree.examples.jobs;
 
 import io.github.s3mergetree.engine.part.PartName;
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.testing.ChDb;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,23 +47,26 @@ final class JobsTesting {
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** The committed rows of the table, read from the active parts' {@code count.txt}. */
+    /** The committed rows of the table: its active parts' rows, from the commit log. */
     static long committedRows(Path tableDir) throws IOException {
         if (!Files.isRegularFile(tableDir.resolve("s3mergetree_metadata/table.sql"))) {
             return 0;
         }
         long rows = 0;
-        for (PartName p : activeParts(tableDir)) {
-            rows +=
-                    Long.parseLong(
-                            Files.readString(tableDir.resolve(p.toString()).resolve("count.txt"))
-                                    .strip());
+        for (ActivePart p :
+                MergeTreeTable.readActiveParts(
+                        TableStore.local(tableDir.toAbsolutePath().toString()))) {
+            rows += p.rows();
         }
         return rows;
     }
 
     static List<PartName> activeParts(Path tableDir) throws IOException {
-        return TableDirectory.open(tableDir).activeParts();
+        return MergeTreeTable.readActiveParts(
+                        TableStore.local(tableDir.toAbsolutePath().toString()))
+                .stream()
+                .map(ActivePart::name)
+                .toList();
     }
 
     /** Creates {@code events} in chDB with the table's DDL and attaches every active part. */

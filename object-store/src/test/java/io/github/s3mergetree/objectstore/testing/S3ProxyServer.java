@@ -59,7 +59,7 @@ public class S3ProxyServer implements AutoCloseable {
                         .build(BlobStoreContext.class);
         proxy =
                 S3Proxy.builder()
-                        .blobStore(context.getBlobStore())
+                        .blobStore(new AtomicConditionalPuts(context.getBlobStore()))
                         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                         .endpoint(URI.create("http://127.0.0.1:0"))
                         .ignoreUnknownHeaders(true)

@@ -1,17 +1,14 @@
 package io.github.s3mergetree.sink.mergetree.committer;
 
-import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
-import io.github.s3mergetree.engine.part.PartitionData;
-import io.github.s3mergetree.engine.part.Parts;
-import io.github.s3mergetree.engine.part.TemporaryPart;
-import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.CommitResult;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableLayout;
+import io.github.s3mergetree.engine.table.MissingTemporaryPartException;
+import io.github.s3mergetree.engine.table.PendingInsert;
 import io.github.s3mergetree.sink.mergetree.FailureInjector;
+import io.github.s3mergetree.sink.mergetree.writer.TempPartNames;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -23,14 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes committables: {@link MergeTreeTable#commit} allocates block numbers under the table's
- * lock, writes a commit record naming the token, and renames the temporary parts into place. A
- * committable whose token the table already recorded (a replay after a failure) is a no-op, and its
- * temporary directories, if a replayed writer recreated them, are removed.
+ * Publishes committables through the engine alone: {@link MergeTreeTable#commitPending} appends the
+ * commit to the table's log (block numbers, the dedup token) and publishes the temporary parts. The
+ * engine checks, in the same attempt as the append, whether the token was committed already (a
+ * replay after a failure is then a no-op, and temporary directories a replayed writer recreated are
+ * removed) and whether every temporary part is in the table's store.
  *
  * <p>Failures: an I/O error is retried by Flink ({@code retryLater}, up to {@code
- * sink.committer.retries}); a committable whose temporary parts are gone although the table has no
- * record of its token means parts were lost, and fails the job loudly.
+ * sink.committer.retries}); a committable whose temporary parts are not in the store although the
+ * table has no record of its token ({@link MissingTemporaryPartException}: a local table path the
+ * TaskManagers do not share, or parts removed by someone else) fails the job loudly before anything
+ * of it becomes visible.
  */
 @Internal
 public final class MergeTreeCommitter implements Committer<MergeTreeCommittable> {
@@ -79,28 +79,36 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
             MergeTreeCommittable c = request.getCommittable();
             try {
                 inject(FailureInjector.Point.COMMITTER_BEFORE_COMMIT);
-                if (c.token() != null && table.directory().isCommitted(c.token())) {
-                    removeLeftovers(c);
+                CommitResult result = table.commitPending(pending(c), c.token());
+                if (result.replayed()) {
                     commitsReplayed.inc();
                     LOG.info("Commit {} was already made; replay is a no-op", c.token());
                     request.signalAlreadyCommitted();
-                    if (c.endOfInput()) {
-                        finishIfLast();
-                    }
-                    continue;
+                } else {
+                    partsCommitted.inc(result.names().size());
+                    rowsCommitted.inc(c.rows());
+                    LOG.debug(
+                            "Committed {} as {} (log entry {})",
+                            c.token(),
+                            result.names(),
+                            result.sequence());
+                    inject(FailureInjector.Point.COMMITTER_AFTER_COMMIT);
                 }
-                List<TemporaryPart> parts = temporaryParts(c);
-                List<PartName> names = table.commit(parts, c.token());
-                partsCommitted.inc(names.size());
-                rowsCommitted.inc(c.rows());
-                LOG.debug("Committed {} as {}", c.token(), names);
-                inject(FailureInjector.Point.COMMITTER_AFTER_COMMIT);
                 if (c.endOfInput()) {
                     finishIfLast();
                 }
-            } catch (MissingPartException e) {
+            } catch (MissingTemporaryPartException e) {
                 request.signalFailedWithUnknownReason(e);
             } catch (IOException e) {
+                if (Thread.currentThread().isInterrupted()
+                        || e instanceof java.nio.channels.ClosedByInterruptException
+                        || e instanceof java.io.InterruptedIOException) {
+                    // the task is being cancelled: the commit is retried after the restore
+                    InterruptedException ie =
+                            new InterruptedException("interrupted while committing " + c.token());
+                    ie.initCause(e);
+                    throw ie;
+                }
                 LOG.warn("Commit {} failed, retrying later", c.token(), e);
                 request.retryLater();
             } catch (InterruptedException e) {
@@ -111,6 +119,20 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
                 throw new IOException(e);
             }
         }
+    }
+
+    private static List<PendingInsert> pending(MergeTreeCommittable c) {
+        List<PendingInsert> out = new ArrayList<>(c.parts().size());
+        for (MergeTreeCommittable.PendingPart p : c.parts()) {
+            out.add(
+                    new PendingInsert(
+                            p.directoryName(),
+                            p.partitionId(),
+                            p.rows(),
+                            p.bytesOnDisk(),
+                            p.dataUncompressedBytes()));
+        }
+        return out;
     }
 
     private void inject(FailureInjector.Point p) throws Exception {
@@ -129,19 +151,14 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
         if (!optimizeFinal) {
             return;
         }
-        try (java.util.stream.Stream<Path> s = Files.list(table.directory().root())) {
-            for (Path p : s.toList()) {
-                if (io.github.s3mergetree.sink.mergetree.writer.TempPartNames.parse(
-                                p.getFileName().toString(), sinkId)
-                        .isPresent()) {
-                    return;
-                }
+        for (String dir : table.temporaryDirectories()) {
+            if (TempPartNames.parse(dir, sinkId).isPresent()) {
+                return;
             }
         }
         for (int round = 0; round < 10; round++) {
             boolean needed = false;
-            for (List<io.github.s3mergetree.engine.table.ActivePart> parts :
-                    table.activePartsByPartition().values()) {
+            for (List<ActivePart> parts : table.activePartsByPartition().values()) {
                 needed |= parts.size() > 1;
             }
             if (!needed) {
@@ -152,64 +169,9 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
         }
     }
 
-    private void removeLeftovers(MergeTreeCommittable c) throws IOException {
-        for (MergeTreeCommittable.PendingPart p : c.parts()) {
-            Path dir = table.directory().root().resolve(p.directoryName());
-            if (Files.exists(dir)) {
-                Parts.deleteRecursively(dir);
-            }
-        }
-    }
-
-    /** The engine's view of the committable's parts, read back from their directories. */
-    private List<TemporaryPart> temporaryParts(MergeTreeCommittable c) throws IOException {
-        TableLayout layout = table.layout();
-        List<TemporaryPart> out = new ArrayList<>(c.parts().size());
-        for (MergeTreeCommittable.PendingPart p : c.parts()) {
-            Path dir = table.directory().root().resolve(p.directoryName());
-            Path checksumsFile = dir.resolve("checksums.txt");
-            if (!Files.isRegularFile(checksumsFile)) {
-                throw new MissingPartException(
-                        "temporary part "
-                                + dir
-                                + " of commit "
-                                + c.token()
-                                + " is missing and the table has no record of that commit: parts"
-                                + " were removed by someone else (another sink with the same"
-                                + " sink-id?)");
-            }
-            Checksums checksums =
-                    Checksums.parse(Files.readAllBytes(checksumsFile), checksumsFile.toString());
-            PartitionData partition;
-            if (layout.partitionKey().isEmpty()) {
-                partition = PartitionData.UNPARTITIONED;
-            } else {
-                partition =
-                        new PartitionData(
-                                p.partitionId(),
-                                Files.readAllBytes(dir.resolve("partition.dat")),
-                                layout.minmaxColumns(),
-                                layout.partitionKey().types());
-            }
-            out.add(
-                    new TemporaryPart(
-                            dir,
-                            partition,
-                            new WrittenPartFiles(
-                                    (int) p.rows(), p.marks(), checksums, p.bytesInMemory())));
-        }
-        return out;
-    }
-
     @Override
-    public void close() {}
-
-    /** Parts of an uncommitted committable are gone. */
-    static final class MissingPartException extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        MissingPartException(String message) {
-            super(message);
-        }
+    public void close() throws IOException {
+        table.close();
+        table.store().close();
     }
 }

@@ -85,6 +85,12 @@ public final class DeliveryCoordinator
                                 () ->
                                         new IllegalArgumentException(
                                                 "clickhouse.url is set but clickhouse.table is not"));
+        if (!storage.isLocal()) {
+            throw new IllegalArgumentException(
+                    "delivery from the sink needs a table on a local or shared filesystem for now;"
+                            + " deliver an s3:// table with `s3-mergetree deliver` (RESTORE), not "
+                            + storage.describe());
+        }
         String method = options.get(MergeTreeSinkOptions.DELIVER).toLowerCase(Locale.ROOT);
         if (!method.equals("attach")) {
             throw new IllegalArgumentException(
@@ -100,7 +106,7 @@ public final class DeliveryCoordinator
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD)));
         DeliveryTarget target = DeliveryTarget.resolve(client, TableName.parse(table));
         return new AttachDelivery(
-                new LocalTableFiles(storage.root()),
+                new LocalTableFiles(Path.of(storage.describe())),
                 TableSchema.parse(ddl),
                 target,
                 client,

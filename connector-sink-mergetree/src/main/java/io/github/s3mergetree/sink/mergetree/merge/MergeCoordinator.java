@@ -2,7 +2,6 @@ package io.github.s3mergetree.sink.mergetree.merge;
 
 import io.github.s3mergetree.connector.compat.CompatSink;
 import io.github.s3mergetree.engine.merge.MergeScheduler;
-import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
@@ -97,13 +96,13 @@ public final class MergeCoordinator
                             });
             this.scheduler =
                     new MergeScheduler(
-                            table,
-                            new SimpleMergeSelector(SimpleMergeSelector.Settings.defaults()),
-                            pool,
-                            poolSize,
-                            Clock.systemUTC());
+                            table, table.mergeSelector(), pool, poolSize, Clock.systemUTC());
             this.metrics =
                     new MergeMetrics(context.metricGroup(), scheduler, table::partsDetachedBroken);
+            List<PartName> broken = table.detachBrokenParts();
+            if (!broken.isEmpty()) {
+                LOG.warn("Detached broken parts of {}: {}", storage.describe(), broken);
+            }
             this.tickMillis =
                     Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
             refreshPartCounts();
@@ -215,6 +214,8 @@ public final class MergeCoordinator
             if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
                 pool.shutdownNow();
             }
+            table.close();
+            table.store().close();
         }
     }
 }

@@ -1,21 +1,15 @@
 package io.github.s3mergetree.sink.mergetree.storage;
 
-import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableDirectory;
-import io.github.s3mergetree.engine.table.TableLayout;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
+import io.github.s3mergetree.engine.store.TableStore;
 import java.util.Objects;
-import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * A table directory on a local or shared filesystem. Several subtasks (and processes) may open it
- * at once: the engine orders their commits with a lock file; a first creation racing with another
- * is retried.
+ * A table directory on a file system every TaskManager shares (a mounted volume, NFS) — the POSIX
+ * store: writes appear by rename, commits are create-only hard links, so several subtasks and
+ * processes may commit at once without a lock. A directory on each host's own disk would split the
+ * table: the committer finds the temporary parts of other hosts missing and fails the job before
+ * anything is visible.
  */
 @PublicEvolving
 public final class LocalTableStorage implements TableStorage {
@@ -23,42 +17,27 @@ public final class LocalTableStorage implements TableStorage {
 
     private final String path;
 
-    /** The table at directory {@code path}. */
+    /** The table in directory {@code path}, which must be absolute. */
     public LocalTableStorage(String path) {
-        this.path = Objects.requireNonNull(path, "path");
-    }
-
-    @Override
-    public Path root() {
-        return Path.of(path);
-    }
-
-    @Override
-    public MergeTreeTable open(TableLayout layout, Clock clock) throws IOException {
-        IOException last = null;
-        for (int attempt = 0; attempt < 5; attempt++) {
-            try {
-                return MergeTreeTable.open(root(), layout, clock);
-            } catch (IOException e) {
-                // two subtasks creating the same new table race on its metadata files
-                last = e;
-                try {
-                    Thread.sleep(20L * (attempt + 1));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while opening " + path, ie);
-                }
-            }
+        Objects.requireNonNull(path, "path");
+        if (!path.startsWith("/")) {
+            throw new IllegalArgumentException(
+                    "a table directory must be an absolute path (every TaskManager resolves it the"
+                            + " same way), got '"
+                            + path
+                            + "'");
         }
-        throw last;
+        this.path = path;
     }
 
     @Override
-    public Optional<String> storedDdl() throws IOException {
-        Path f = root().resolve(TableDirectory.METADATA_DIR).resolve(TableDirectory.DDL_FILE);
-        return Files.isRegularFile(f)
-                ? Optional.of(Files.readString(f, StandardCharsets.UTF_8))
-                : Optional.empty();
+    public TableStore openStore() {
+        return TableStore.local(path);
+    }
+
+    @Override
+    public boolean isLocal() {
+        return true;
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.github.s3mergetree.sink.mergetree.table;
 
 import io.github.s3mergetree.connector.table.ClickHouseTypes;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
-import io.github.s3mergetree.sink.mergetree.storage.LocalTableStorage;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -80,6 +80,11 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.BACKGROUND_POOL_SIZE,
                     MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS,
                     MergeTreeSinkOptions.OPTIMIZE_FINAL,
+                    MergeTreeSinkOptions.TABLE_S3_ENDPOINT,
+                    MergeTreeSinkOptions.TABLE_S3_REGION,
+                    MergeTreeSinkOptions.TABLE_S3_PATH_STYLE,
+                    MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY,
+                    MergeTreeSinkOptions.TABLE_S3_SECRET_KEY,
                     MergeTreeSinkOptions.CLICKHOUSE_URL,
                     MergeTreeSinkOptions.CLICKHOUSE_TABLE,
                     MergeTreeSinkOptions.CLICKHOUSE_USER,
@@ -153,12 +158,14 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
         }
         if (options.getOptional(MergeTreeSinkOptions.ENGINE).isEmpty()) {
             try {
-                Optional<String> stored = new LocalTableStorage(path).storedDdl();
+                Optional<String> stored =
+                        TableLocation.parse(path, MergeTreeSinkOptions.tableS3(options))
+                                .storedDdl();
                 if (stored.isPresent()) {
                     return null; // the writers use the stored DDL
                 }
-            } catch (IOException e) {
-                // not visible here: derive
+            } catch (IOException | RuntimeException e) {
+                // not visible here (or an invalid path, refused when the sink is built): derive
             }
         }
         return deriveDdl(options, schema, rowType, flinkName);

@@ -2,13 +2,11 @@ package io.github.s3mergetree.sink.mergetree.writer;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.BlockChunks;
-import io.github.s3mergetree.engine.part.PartName;
-import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.table.InsertDelay;
 import io.github.s3mergetree.engine.table.InsertSettings;
 import io.github.s3mergetree.engine.table.InsertWriter;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableSettings;
 import io.github.s3mergetree.sink.mergetree.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
@@ -20,8 +18,6 @@ import io.github.s3mergetree.sink.mergetree.input.SinkInput;
 import io.github.s3mergetree.sink.mergetree.metrics.WriterMetrics;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,7 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
@@ -86,7 +81,7 @@ public final class MergeTreeSinkWriter<IN>
     private final MergeTreeTable table;
     private final ResolvedTable resolved;
     private final InputConverter<IN> converter;
-    private final PartsWriter partsWriter;
+    private final InsertWriter insertWriter;
     private final FailureInjector failures;
     private final WriterMetrics metrics;
     private final ExecutorService insertThreads;
@@ -143,10 +138,8 @@ public final class MergeTreeSinkWriter<IN>
         this.resolved = resolved;
         this.failures = failures;
         this.table = storage.open(resolved.layout(), Clock.systemUTC());
-        this.partsWriter =
-                new PartsWriter(
-                        resolved.layout(),
-                        table.directory(),
+        this.insertWriter =
+                table.insertWriter(
                         new InsertSettings(
                                 options.get(MergeTreeSinkOptions.MAX_PARTITIONS_PER_INSERT_BLOCK),
                                 options.get(
@@ -232,34 +225,30 @@ public final class MergeTreeSinkWriter<IN>
      * an epoch at or after the restored checkpoint (all of them on a fresh start).
      */
     private void removeLeftovers(OptionalLong restoredCheckpoint) throws IOException {
-        Path root = table.directory().root();
-        List<Path> doomed = new ArrayList<>();
-        try (Stream<Path> s = Files.list(root)) {
-            for (Path p : s.toList()) {
-                Optional<TempPartNames.Parsed> parsed =
-                        TempPartNames.parse(p.getFileName().toString(), sinkId);
-                if (parsed.isEmpty()) {
-                    continue;
-                }
-                int j = parsed.get().subtask();
-                boolean mine = j == subtask || (j >= parallelism && j % parallelism == subtask);
-                boolean aborted =
-                        restoredCheckpoint.isEmpty()
-                                || parsed.get().epoch() >= restoredCheckpoint.getAsLong();
-                if (mine && aborted) {
-                    doomed.add(p);
-                }
-            }
-        }
-        for (Path p : doomed) {
-            Parts.deleteRecursively(p);
-        }
-        if (!doomed.isEmpty()) {
+        int removed =
+                table.removeTemporaryDirectories(
+                        name -> {
+                            Optional<TempPartNames.Parsed> parsed =
+                                    TempPartNames.parse(name, sinkId);
+                            if (parsed.isEmpty()) {
+                                return false;
+                            }
+                            int j = parsed.get().subtask();
+                            boolean mine =
+                                    j == subtask
+                                            || (j >= parallelism && j % parallelism == subtask);
+                            boolean aborted =
+                                    restoredCheckpoint.isEmpty()
+                                            || parsed.get().epoch()
+                                                    >= restoredCheckpoint.getAsLong();
+                            return mine && aborted;
+                        });
+        if (removed > 0) {
             LOG.info(
                     "Writer {} of sink {} removed {} temporary parts of aborted attempts",
                     subtask,
                     sinkId,
-                    doomed.size());
+                    removed);
         }
     }
 
@@ -446,7 +435,7 @@ public final class MergeTreeSinkWriter<IN>
         String purpose = TempPartNames.purpose(sinkId, subtask, epoch);
         InsertWriter.Timings timings = new InsertWriter.Timings();
         Future<List<TemporaryPart>> f =
-                insertThreads.submit(() -> partsWriter.write(full, purpose, timings));
+                insertThreads.submit(() -> insertWriter.write(full, purpose, timings));
         inFlight.add(new InFlight(f, timings, bytes, retained, System.nanoTime()));
     }
 
@@ -482,10 +471,9 @@ public final class MergeTreeSinkWriter<IN>
     /**
      * ClickHouse's insert delay as backpressure: sleep, never fail. The delay grows from 0 at
      * {@code parts_to_delay_insert} active parts in a partition the block wrote to, to {@code
-     * max_delay_to_insert} at {@code parts_to_throw_insert} (the formula of {@code
-     * MergeTreeTable.insertDelayMillis}); from there on the writer waits for the merges. Part
-     * counts come from the directory listing alone (no part is opened), so a long-running writer
-     * holds no per-part state.
+     * max_delay_to_insert} at {@code parts_to_throw_insert} ({@link InsertDelay}, the formula the
+     * table uses); from there on the writer waits for the merges. Part counts come from the table's
+     * commit log state (no part is opened).
      */
     private void delayIfTooManyParts(List<TemporaryPart> parts)
             throws IOException, InterruptedException {
@@ -500,14 +488,12 @@ public final class MergeTreeSinkWriter<IN>
         }
         long waited = 0;
         while (true) {
-            java.util.Map<String, Integer> counts = new java.util.HashMap<>();
-            for (PartName p : table.directory().activeParts()) {
-                if (partitions.contains(p.partitionId())) {
-                    counts.merge(p.partitionId(), 1, Integer::sum);
-                }
+            java.util.Map<String, Integer> counts = table.activePartCounts();
+            int n = 0;
+            for (String id : partitions) {
+                n = Math.max(n, counts.getOrDefault(id, 0));
             }
-            int n = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-            if (n >= s.partsToThrowInsert()) {
+            if (InsertDelay.refuses(s, n)) {
                 if (waited % 60_000 < Math.max(100, maxDelay)) {
                     LOG.warn(
                             "Writer {} of sink {} waits for merges: {} active parts in a partition"
@@ -521,14 +507,9 @@ public final class MergeTreeSinkWriter<IN>
                 waited += Math.max(100, maxDelay);
                 continue;
             }
-            if (n >= s.partsToDelayInsert()) {
-                double k =
-                        (double) (n - s.partsToDelayInsert() + 1)
-                                / (s.partsToThrowInsert() - s.partsToDelayInsert());
-                long delay = (long) Math.pow(maxDelay, Math.min(1.0, k));
-                if (delay > 0) {
-                    sleep(delay);
-                }
+            long delay = InsertDelay.millis(s, n);
+            if (delay > 0) {
+                sleep(delay);
             }
             return;
         }
@@ -571,7 +552,7 @@ public final class MergeTreeSinkWriter<IN>
         for (TemporaryPart p : pending) {
             parts.add(
                     new MergeTreeCommittable.PendingPart(
-                            p.directory().getFileName().toString(),
+                            p.directory(),
                             p.partition().partitionId(),
                             p.files().rows(),
                             p.files().marks(),
@@ -609,9 +590,9 @@ public final class MergeTreeSinkWriter<IN>
         }
     }
 
-    /** The table directory (for tests). */
-    TableDirectory directory() {
-        return table.directory();
+    /** The table (for tests). */
+    MergeTreeTable table() {
+        return table;
     }
 
     @Override
@@ -646,6 +627,8 @@ public final class MergeTreeSinkWriter<IN>
         if (!orphans.isEmpty()) {
             LOG.info("Writer {} removed {} uncommitted temporary parts", subtask, orphans.size());
         }
+        table.close();
+        table.store().close();
     }
 
     /** The writer's accounted peak memory (for tests and benchmarks). */

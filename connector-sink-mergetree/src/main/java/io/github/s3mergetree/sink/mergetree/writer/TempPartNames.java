@@ -1,6 +1,6 @@
 package io.github.s3mergetree.sink.mergetree.writer;
 
-import io.github.s3mergetree.engine.table.TableDirectory;
+import io.github.s3mergetree.engine.table.TableKeys;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 
@@ -25,14 +25,14 @@ public final class TempPartNames {
         return s.isEmpty() ? "default" : s;
     }
 
-    /** The purpose argument of {@link TableDirectory#newTemporaryPartDirectory}. */
+    /** The purpose argument of {@link io.github.s3mergetree.engine.table.InsertWriter#write}. */
     public static String purpose(String sinkId, int subtask, long epoch) {
         return "s3mt-" + sanitize(sinkId) + "-" + subtask + "-" + epoch;
     }
 
     /** The subtask and epoch of a directory of sink {@code sinkId}, if it is one. */
     public static Optional<Parsed> parse(String directoryName, String sinkId) {
-        String prefix = TableDirectory.TMP_PREFIX + "s3mt-" + sanitize(sinkId) + "-";
+        String prefix = TableKeys.TMP_PREFIX + "s3mt-" + sanitize(sinkId) + "-";
         if (!directoryName.startsWith(prefix)) {
             return Optional.empty();
         }

@@ -3,9 +3,9 @@ package io.github.s3mergetree.sink.mergetree.testutils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.part.PartReader;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableDirectory;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import java.io.IOException;
@@ -21,8 +21,11 @@ public final class TableChecks {
 
     /** Opens the table stored in {@code dir} with its own DDL. */
     public static MergeTreeTable open(Path dir) throws IOException {
-        String ddl = TableDirectory.open(dir).storedDdl().orElseThrow();
-        return MergeTreeTable.open(dir, TableLayouts.fromDdl(ddl), Clock.systemUTC());
+        TableStore store = TableStore.local(dir.toAbsolutePath().toString());
+        String ddl =
+                MergeTreeTable.storedDdl(store)
+                        .orElseThrow(() -> new IOException("no table in " + dir));
+        return MergeTreeTable.open(store, TableLayouts.fromDdl(ddl), Clock.systemUTC());
     }
 
     /**
@@ -33,7 +36,7 @@ public final class TableChecks {
         List<ActivePart> parts = t.activeParts();
         for (ActivePart p : parts) {
             Path partDir = dir.resolve(p.name().toString());
-            PartReader.open(partDir).verify();
+            PartReader.open(t.store(), p.name().toString()).verify();
             ch.attachPart(chTable, partDir);
         }
         return parts;

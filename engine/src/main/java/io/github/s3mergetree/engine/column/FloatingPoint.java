@@ -1,8 +1,8 @@
-package io.github.s3mergetree.engine.types;
+package io.github.s3mergetree.engine.column;
 
-import io.github.s3mergetree.engine.column.Column;
-import io.github.s3mergetree.engine.column.DoubleColumn;
-import io.github.s3mergetree.engine.column.FloatColumn;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.TypeKind;
 
 /** Helpers for Float32/Float64 values, which ClickHouse's extremes and keys treat specially. */
 public final class FloatingPoint {

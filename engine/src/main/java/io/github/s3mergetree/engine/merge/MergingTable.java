@@ -1,0 +1,30 @@
+package io.github.s3mergetree.engine.merge;
+
+import io.github.s3mergetree.engine.part.PartName;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * What the {@link MergeScheduler} needs of a table: the candidates to choose from, the size limit,
+ * a way to run one merge, and news of committed parts. The MergeTree table implements it; the
+ * scheduler (the executor) and the selector (the policy) know nothing else of it.
+ */
+public interface MergingTable {
+    /** The active parts per partition, in block order, with {@code busy} parts marked. */
+    List<List<MergeCandidate>> mergeCandidates(Set<PartName> busy) throws IOException;
+
+    /** {@code max_bytes_to_merge_at_max_space_in_pool}: the largest merge (0 = unlimited). */
+    long maxBytesToMerge();
+
+    /**
+     * Merges {@code sources} (contiguous active parts of one partition) and publishes the result.
+     *
+     * @return the merged part, or null if the sources changed meanwhile (nothing was published)
+     */
+    PartName merge(List<PartName> sources, PartMerger.Progress progress) throws IOException;
+
+    /** Registers {@code listener} for the names of newly committed parts. */
+    void onNewParts(Consumer<List<PartName>> listener);
+}

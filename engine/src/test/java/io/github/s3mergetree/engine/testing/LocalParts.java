@@ -1,0 +1,69 @@
+package io.github.s3mergetree.engine.testing;
+
+import io.github.s3mergetree.engine.merge.MergeSpec;
+import io.github.s3mergetree.engine.merge.PartMerger;
+import io.github.s3mergetree.engine.part.PartReader;
+import io.github.s3mergetree.engine.part.PartWriter;
+import io.github.s3mergetree.engine.part.PartitionData;
+import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.store.TableStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Tests' bridge from local paths to the engine's {@link TableStore}: a part directory {@code
+ * /x/t/all_1_1_0} is directory {@code all_1_1_0} of the POSIX store rooted at {@code /x/t}.
+ */
+public final class LocalParts {
+    private LocalParts() {}
+
+    /** The POSIX store of directory {@code dir}. */
+    public static TableStore store(Path dir) {
+        return TableStore.local(dir.toAbsolutePath().toString());
+    }
+
+    /** The local directory of a table in a POSIX store. */
+    public static Path root(io.github.s3mergetree.engine.table.MergeTreeTable table) {
+        return Path.of(table.store().location());
+    }
+
+    /** Opens the part in local directory {@code partDir}. */
+    public static PartReader open(Path partDir) throws IOException {
+        Path abs = partDir.toAbsolutePath();
+        return PartReader.open(store(abs.getParent()), abs.getFileName().toString());
+    }
+
+    /** Writes a whole part into local directory {@code partDir} (checksums.txt included). */
+    public static WrittenPartFiles write(PartWriter writer, PartWriter.Input input, Path partDir)
+            throws IOException {
+        Path abs = partDir.toAbsolutePath();
+        Files.createDirectories(abs.getParent());
+        return writer.write(input, store(abs.getParent()), abs.getFileName().toString());
+    }
+
+    /** A merger with a scratch directory under the system's temporary directory. */
+    public static PartMerger merger(PartWriter writer) throws IOException {
+        return new PartMerger(writer, store(Files.createTempDirectory("merge-scratch-")));
+    }
+
+    /** Merges into local directory {@code outDir} and writes its checksums.txt. */
+    public static WrittenPartFiles merge(
+            PartWriter writer,
+            List<PartReader> sources,
+            MergeSpec spec,
+            PartitionData partition,
+            Path outDir,
+            PartMerger.Progress progress,
+            Boolean vertical)
+            throws IOException {
+        Path abs = outDir.toAbsolutePath();
+        TableStore s = store(abs.getParent());
+        String dir = abs.getFileName().toString();
+        WrittenPartFiles f =
+                merger(writer).merge(sources, spec, partition, s, dir, progress, vertical);
+        writer.writeChecksums(s, dir, f);
+        return f;
+    }
+}
