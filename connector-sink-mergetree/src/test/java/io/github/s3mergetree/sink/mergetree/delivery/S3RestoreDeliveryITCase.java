@@ -59,7 +59,8 @@ class S3RestoreDeliveryITCase {
     }
 
     private static MergeTreeSinkBuilder<RowData> sink(String name, String target) {
-        return MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+        return MergeTreeSink.forRowData()
+                .setRowType(EventRows.ROW_TYPE)
                 .setTablePath("s3://bkt/tables/" + name)
                 .setTableS3(s3.endpoint().toString(), "us-east-1", true)
                 .setTableCredentials(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)
