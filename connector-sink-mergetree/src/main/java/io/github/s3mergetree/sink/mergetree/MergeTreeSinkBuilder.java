@@ -186,10 +186,10 @@ public final class MergeTreeSinkBuilder<IN> {
                 throw new IllegalArgumentException(
                         "clickhouse.url needs the table's DDL when the sink is built (setDdl)");
             }
-            try {
-                io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.open(
-                                known.get(), storage, options)
-                        .check();
+            try (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.Opened d =
+                    io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.open(
+                            known.get(), storage, options)) {
+                d.delivery().check();
             } catch (IOException e) {
                 throw new IllegalArgumentException(e.getMessage(), e);
             }

@@ -3,6 +3,7 @@ package io.github.s3mergetree.examples.ingest;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
@@ -115,13 +116,39 @@ public final class IngestPipeline {
 
     /** The sink of the ingest, with sink id {@code ingest-<key>}. */
     public static MergeTreeSink<Block> sink(IngestOptions o, String ddl, IngestSettings settings) {
-        return MergeTreeSink.forBlocks()
-                .setTablePath(o.tablePath().toString())
-                .setDdl(ddl)
-                .setSettings(settings.sink())
-                .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
-                .setSinkId("ingest-" + ingestKey(o))
-                .build();
+        return sink(o, ddl, settings, null);
+    }
+
+    /**
+     * The sink of the ingest, delivering every commit into the server {@code delivery} names from
+     * inside the job (the sink's delivery operator; null: no delivery). The job jar uses this: its
+     * JVM is gone once the job is submitted, so delivery cannot run beside it as in {@code ingest}.
+     */
+    public static MergeTreeSink<Block> sink(
+            IngestOptions o,
+            String ddl,
+            IngestSettings settings,
+            io.github.s3mergetree.examples.cli.DeliveryCliOptions delivery) {
+        MergeTreeSinkBuilder<Block> b =
+                MergeTreeSink.forBlocks()
+                        .setTablePath(o.tablePath().toString())
+                        .setDdl(ddl)
+                        .setSettings(settings.sink())
+                        .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
+                        .setSinkId("ingest-" + ingestKey(o));
+        if (delivery != null) {
+            b.setOption(MergeTreeSinkOptions.CLICKHOUSE_URL, delivery.url())
+                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE, delivery.table())
+                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_USER, delivery.user())
+                    .setOption(MergeTreeSinkOptions.DELIVER, delivery.method());
+            if (delivery.password() != null) {
+                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD, delivery.password());
+            }
+            if (delivery.tableDir() != null) {
+                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR, delivery.tableDir());
+            }
+        }
+        return b.build();
     }
 
     /**
