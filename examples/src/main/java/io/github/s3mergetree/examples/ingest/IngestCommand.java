@@ -93,6 +93,8 @@ public final class IngestCommand implements Subcommand {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        // for crash tests only: -Ds3mergetree.deliver.halt-at=POINT stops the JVM dead there
+        io.github.s3mergetree.delivery.DeliveryFaultPoints.haltAtFromSystemProperty();
         DeliveryCliOptions.Split split = DeliveryCliOptions.split(args);
         IngestOptions o = IngestOptions.parse(split.rest());
         return new Run(o, split.delivery(), out, err).execute();
