@@ -173,6 +173,8 @@ public final class IngestCommand implements Subcommand {
         private final IngestOptions o;
         private final DeliveryCliOptions deliveryOptions;
         private ClientDelivery delivery;
+        private io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.Opened
+                deliveryOpened;
         private final PrintStream out;
         private final PrintStream err;
         private GracefulStop stop;
@@ -235,11 +237,15 @@ public final class IngestCommand implements Subcommand {
             io.github.s3mergetree.delivery.PartDelivery partDelivery = null;
             if (deliveryOptions != null) {
                 // fail before the job starts when the target does not fit
-                partDelivery =
+                deliveryOpened =
                         deliveryOptions.open(
-                                new io.github.s3mergetree.delivery.store.LocalTableFiles(
-                                        o.tablePath()),
-                                schema);
+                                io.github.s3mergetree.sink.mergetree.storage.TableLocation.parse(
+                                        o.tablePath().toString(),
+                                        io.github.s3mergetree.sink.mergetree.storage.TableLocation
+                                                .S3Settings.defaults()),
+                                storedForm,
+                                new org.apache.flink.configuration.Configuration());
+                partDelivery = deliveryOpened.delivery();
                 partDelivery.check();
                 err.println("delivering every commit into " + partDelivery.target());
             }
@@ -279,6 +285,9 @@ public final class IngestCommand implements Subcommand {
             } finally {
                 if (delivery != null) {
                     delivery.close();
+                }
+                if (deliveryOpened != null) {
+                    deliveryOpened.close();
                 }
                 if (describer != null) {
                     describer.close();
