@@ -106,8 +106,12 @@ class MergeTreeSinkBuilderTest {
                 .setDdl(EventRows.ddl("events"))
                 .build();
         assertThat(table).doesNotExist();
-        io.github.s3mergetree.engine.table.TableDirectory.createOrOpen(
-                table, EventRows.ddl("events").replace("ORDER BY (user, id)", "ORDER BY id"));
+        java.nio.file.Files.createDirectories(table);
+        try (io.github.s3mergetree.engine.store.TableStore store =
+                io.github.s3mergetree.engine.store.TableStore.local(table.toString())) {
+            io.github.s3mergetree.engine.table.MergeTreeTable.createIfAbsent(
+                    store, EventRows.ddl("events").replace("ORDER BY (user, id)", "ORDER BY id"));
+        }
         assertThatThrownBy(
                         () ->
                                 MergeTreeSink.forRowData()

@@ -115,20 +115,22 @@ public final class CheckCommand implements Subcommand {
      */
     private static int detach(TableParts parts, Map<PartName, String> problems, PrintStream err)
             throws IOException {
-        MergeTreeTable table =
-                MergeTreeTable.open(
-                        parts.store, TableLayouts.fromDdl(parts.ddl), Clock.systemUTC());
         int n = 0;
-        for (Map.Entry<PartName, String> e : problems.entrySet()) {
-            Optional<String> where = table.detachBroken(e.getKey(), "CHECK TABLE: " + e.getValue());
-            if (where.isPresent()) {
-                n++;
-                err.printf(Locale.ROOT, "%s: moved to %s%n", e.getKey(), where.get());
-            } else {
-                err.printf(
-                        Locale.ROOT,
-                        "%s: no longer active (merged or detached meanwhile), left alone%n",
-                        e.getKey());
+        try (MergeTreeTable table =
+                MergeTreeTable.open(
+                        parts.store, TableLayouts.fromDdl(parts.ddl), Clock.systemUTC())) {
+            for (Map.Entry<PartName, String> e : problems.entrySet()) {
+                Optional<String> where =
+                        table.detachBroken(e.getKey(), "CHECK TABLE: " + e.getValue());
+                if (where.isPresent()) {
+                    n++;
+                    err.printf(Locale.ROOT, "%s: moved to %s%n", e.getKey(), where.get());
+                } else {
+                    err.printf(
+                            Locale.ROOT,
+                            "%s: no longer active (merged or detached meanwhile), left alone%n",
+                            e.getKey());
+                }
             }
         }
         return n;
