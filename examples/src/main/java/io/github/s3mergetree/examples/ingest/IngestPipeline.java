@@ -3,7 +3,9 @@ package io.github.s3mergetree.examples.ingest;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
@@ -71,12 +73,12 @@ public final class IngestPipeline {
             IngestOptions o,
             TableSchema schema,
             IngestSettings settings,
-            @Nullable java.nio.file.Path failedObjectsReport,
+            @Nullable String failedObjectsReport,
             @Nullable List<S3ObjectSplit> splits) {
         Configuration conf = new Configuration();
         settings.source().forEach(conf::setString);
         if (failedObjectsReport != null) {
-            conf.set(S3SourceOptions.FAILED_OBJECTS_REPORT, failedObjectsReport.toString());
+            conf.set(S3SourceOptions.FAILED_OBJECTS_REPORT, failedObjectsReport);
             if (!conf.contains(S3SourceOptions.FAILED_OBJECTS)) {
                 conf.set(S3SourceOptions.FAILED_OBJECTS, S3SourceOptions.FailedObjects.PARK);
             }
@@ -115,9 +117,19 @@ public final class IngestPipeline {
 
     /** The sink of the ingest, with sink id {@code ingest-<key>}. */
     public static MergeTreeSink<Block> sink(IngestOptions o, String ddl, IngestSettings settings) {
-        return MergeTreeSink.forBlocks()
-                .setTablePath(o.tablePath().toString())
-                .setDdl(ddl)
+        MergeTreeSinkBuilder<Block> b = MergeTreeSink.forBlocks().setTablePath(o.tablePath());
+        if (o.tableOnS3()) {
+            // the table's own S3 settings (the source's unless --table-s3-* overrides them)
+            TableLocation.S3Settings t = o.tableS3();
+            b.setTableS3(
+                    t.endpoint() == null ? null : t.endpoint().toString(),
+                    t.region(),
+                    t.pathStyle());
+            if (t.accessKey() != null) {
+                b.setTableCredentials(t.accessKey(), t.secretKey());
+            }
+        }
+        return b.setDdl(ddl)
                 .setSettings(settings.sink())
                 .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
                 .setSinkId("ingest-" + ingestKey(o))
@@ -139,7 +151,7 @@ public final class IngestPipeline {
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "S3 " + o.source())
                 .uid("s3-source")
                 .sinkTo(sink)
-                .name("MergeTree " + o.tablePath().getFileName())
+                .name("MergeTree " + o.tableName())
                 .uid("mergetree-sink");
     }
 }
