@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,6 +51,17 @@ class ContinuousIngestE2ECase {
             ManagedProcess first = command.start("ingest-1", dir);
             IngestCases.awaitJobId(first, cluster);
             awaitCommitted(table, BATCH, Duration.ofMinutes(2), first);
+            // the progress shows the rows the job read, from the cluster's REST API
+            E2E.await(
+                    "a progress line with " + BATCH + " rows read",
+                    Duration.ofSeconds(30),
+                    () ->
+                            first.stderr()
+                                    .matches(
+                                            "(?s).*progress: [^\n]*"
+                                                    + String.format(Locale.ROOT, "%,d", BATCH)
+                                                    + " rows read \\([0-9]+\\.[0-9] MB"
+                                                    + " downloaded\\).*"));
 
             long t0 = System.nanoTime();
             Posts.upload(s3, "live", "posts/b-", b);

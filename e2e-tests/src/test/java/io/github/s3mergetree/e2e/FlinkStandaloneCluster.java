@@ -104,21 +104,34 @@ final class FlinkStandaloneCluster implements AutoCloseable {
     }
 
     /**
-     * The cluster's classpath: Flink's runtime, clients, streaming, connector-base and runtime-web
-     * jars with log4j 2, resolved by Maven from {@code src/test/flink-cluster/pom.xml} once and
-     * cached in {@code target/flink-cluster.classpath}.
+     * The cluster's classpath: Flink's runtime, clients, streaming, connector-base, runtime-web and
+     * Table API jars with log4j 2, resolved by Maven from {@code src/test/flink-cluster/pom.xml}
+     * once per Flink version and cached in {@code target/}.
      */
-    static synchronized String flinkClasspath() {
+    static String flinkClasspath() {
+        return resolvedClasspath("flink-cluster");
+    }
+
+    /**
+     * The SQL Client's own jars ({@code flink-sql-client}, {@code flink-sql-gateway}), from {@code
+     * src/test/flink-sql-client/pom.xml}; with {@link #flinkClasspath()} it is what {@code
+     * bin/sql-client.sh} runs.
+     */
+    static String sqlClientClasspath() {
+        return resolvedClasspath("flink-sql-client");
+    }
+
+    private static synchronized String resolvedClasspath(String name) {
         Path module = E2E.projectRoot().resolve("e2e-tests");
-        Path pom = module.resolve("src/test/flink-cluster/pom.xml");
+        Path pom = module.resolve("src/test/" + name + "/pom.xml");
         String version = flinkVersion();
-        Path cached = module.resolve("target/flink-cluster-" + version + ".classpath");
+        Path cached = module.resolve("target/" + name + "-" + version + ".classpath");
         try {
             if (!Files.isRegularFile(cached)
                     || Files.getLastModifiedTime(cached).compareTo(Files.getLastModifiedTime(pom))
                             < 0) {
                 Files.createDirectories(cached.getParent());
-                Path log = module.resolve("target/flink-cluster.classpath.log");
+                Path log = module.resolve("target/" + name + ".classpath.log");
                 Process p =
                         new ProcessBuilder(
                                         "mvn",
@@ -136,7 +149,9 @@ final class FlinkStandaloneCluster implements AutoCloseable {
                     p.destroyForcibly();
                     Files.deleteIfExists(cached);
                     throw new IllegalStateException(
-                            "could not resolve the Flink cluster classpath: "
+                            "could not resolve the classpath of "
+                                    + pom
+                                    + ": "
                                     + Files.readString(log));
                 }
             }
@@ -147,6 +162,32 @@ final class FlinkStandaloneCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The configuration directory ({@code config.yaml}, {@code log4j.properties}). */
+    Path confDir() {
+        return confDir;
+    }
+
+    /**
+     * Starts Flink's SQL Client ({@code bin/sql-client.sh -j JAR -f SCRIPT}) against this cluster,
+     * with this cluster's configuration: its jobs run on the cluster.
+     */
+    ManagedProcess startSqlClient(Path connectorJar, Path script, Path workDir) {
+        List<String> args = List.of("-j", connectorJar.toString(), "-f", script.toString());
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ManagedProcess.javaExecutable());
+        cmd.add("-Xmx512m");
+        cmd.addAll(JAVA_OPTS);
+        cmd.add("-Dlog.file=" + workDir.resolve("sql-client.log"));
+        cmd.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties").toUri());
+        cmd.add("-Dlog4j2.configurationFile=" + confDir.resolve("log4j.properties").toUri());
+        cmd.add("-cp");
+        cmd.add(classpath + java.io.File.pathSeparator + sqlClientClasspath());
+        cmd.add("org.apache.flink.table.client.SqlClient");
+        cmd.addAll(args);
+        return ManagedProcess.start(
+                "sql-client", cmd, workDir, workDir, Map.of("FLINK_CONF_DIR", confDir.toString()));
     }
 
     /**

@@ -6,7 +6,6 @@ import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittableSerializer;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommitter;
 import io.github.s3mergetree.sink.mergetree.input.BlockInput;
-import io.github.s3mergetree.sink.mergetree.input.RowDataInput;
 import io.github.s3mergetree.sink.mergetree.input.SinkInput;
 import io.github.s3mergetree.sink.mergetree.merge.MergeCoordinator;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
@@ -32,7 +31,6 @@ import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
 
 /**
  * An exactly-once Flink sink that writes real ClickHouse MergeTree parts into a table directory,
@@ -47,7 +45,7 @@ import org.apache.flink.table.types.logical.RowType;
  *
  * <pre>{@code
  * MergeTreeSink<RowData> sink =
- *     MergeTreeSink.forRowData(rowType)
+ *     MergeTreeSink.forRowData().setRowType(rowType)
  *         .setTablePath("/data/clickhouse/posts")
  *         .setDdl("CREATE TABLE posts (id UInt64, ...) ENGINE = MergeTree ORDER BY id")
  *         .setSetting("min_insert_block_size_rows", "1048449")
@@ -91,9 +89,19 @@ public final class MergeTreeSink<IN>
         return new MergeTreeSinkBuilder<>();
     }
 
-    /** A builder for Flink SQL rows of {@code rowType}, mapped to the table's columns by name. */
-    public static MergeTreeSinkBuilder<RowData> forRowData(RowType rowType) {
-        return new MergeTreeSinkBuilder<RowData>().setInput(RowDataInput.of(rowType));
+    /**
+     * A builder for Flink SQL rows, mapped to the table's columns by name: give their type with
+     * {@link MergeTreeSinkBuilder#setRowType}. (The row type is not an argument here, so that this
+     * class never names a Table API type: a DataStream job on blocks runs without {@code
+     * flink-table-common}, which Java serialization of the sink would otherwise need.)
+     */
+    public static MergeTreeSinkBuilder<RowData> forRowData() {
+        return new MergeTreeSinkBuilder<RowData>().expectRowType();
+    }
+
+    /** A builder for {@code input} ({@link BlockInput}, {@code RowDataInput.of(rowType)}, ...). */
+    public static <IN> MergeTreeSinkBuilder<IN> forInput(SinkInput<IN> input) {
+        return new MergeTreeSinkBuilder<IN>().setInput(input);
     }
 
     /** A builder for the engine's column blocks (the columnar fast path). */

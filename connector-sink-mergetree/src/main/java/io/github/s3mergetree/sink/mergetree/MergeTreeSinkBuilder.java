@@ -33,8 +33,31 @@ public final class MergeTreeSinkBuilder<IN> {
     private SinkInput<IN> input;
     private final Configuration options = new Configuration();
     private FailureInjector failures = FailureInjector.NONE;
+    private boolean rowTypeExpected;
 
     MergeTreeSinkBuilder() {}
+
+    /** A builder of {@link MergeTreeSink#forRowData()}: build() asks for {@link #setRowType}. */
+    MergeTreeSinkBuilder<IN> expectRowType() {
+        this.rowTypeExpected = true;
+        return this;
+    }
+
+    /**
+     * The type of the input rows ({@link MergeTreeSink#forRowData()}), mapped onto the table's
+     * columns by field name.
+     */
+    @SuppressWarnings("unchecked")
+    public MergeTreeSinkBuilder<IN> setRowType(
+            org.apache.flink.table.types.logical.RowType rowType) {
+        if (!rowTypeExpected) {
+            throw new IllegalStateException(
+                    "setRowType is for builders of MergeTreeSink.forRowData(); use setInput");
+        }
+        this.input =
+                (SinkInput<IN>) io.github.s3mergetree.sink.mergetree.input.RowDataInput.of(rowType);
+        return this;
+    }
 
     /**
      * Where the table lives: {@code s3://bucket/prefix} (reached with the {@code table.s3.*}
@@ -143,7 +166,10 @@ public final class MergeTreeSinkBuilder<IN> {
         }
         if (input == null) {
             throw new IllegalArgumentException(
-                    "the input is not set (MergeTreeSink.forRowData, forBlocks or setInput)");
+                    rowTypeExpected
+                            ? "the row type is not set (MergeTreeSink.forRowData().setRowType(...))"
+                            : "the input is not set (MergeTreeSink.forRowData, forBlocks or"
+                                    + " forInput)");
         }
         if (ddl != null && ddlFile != null) {
             throw new IllegalArgumentException("set either a DDL or a DDL file, not both");
@@ -172,6 +198,9 @@ public final class MergeTreeSinkBuilder<IN> {
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("invalid table DDL: " + e.getMessage(), e);
             }
+            if (text != null) {
+                checkStoredDdl(storage, resolved);
+            }
             // fails on unknown fields or impossible conversions
             input.createConverter(
                     new InputContext(
@@ -186,15 +215,38 @@ public final class MergeTreeSinkBuilder<IN> {
                 throw new IllegalArgumentException(
                         "clickhouse.url needs the table's DDL when the sink is built (setDdl)");
             }
-            try {
-                io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.open(
-                                known.get(), storage, options)
-                        .check();
+            try (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.Opened d =
+                    io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.open(
+                            known.get(), storage, options)) {
+                d.delivery().check();
             } catch (IOException e) {
                 throw new IllegalArgumentException(e.getMessage(), e);
             }
         }
         return new MergeTreeSink<>(storage, text, input, new Configuration(options), failures);
+    }
+
+    /**
+     * A table that already exists must have been created with this DDL (the writers refuse it
+     * otherwise, after the job started); a table this process cannot see is checked there.
+     */
+    private static void checkStoredDdl(TableStorage storage, ResolvedTable resolved) {
+        Optional<String> stored;
+        try {
+            stored = storage.storedDdl();
+        } catch (IOException e) {
+            return; // not visible here (another machine's filesystem): the writers check
+        }
+        if (stored.isPresent() && !stored.get().strip().equals(resolved.layout().ddl().strip())) {
+            throw new IllegalArgumentException(
+                    "the table in "
+                            + storage.describe()
+                            + " was created with a different DDL:\n"
+                            + stored.get().strip()
+                            + "\nnot:\n"
+                            + resolved.layout().ddl().strip()
+                            + "\n(give that DDL, or no DDL to use it, or another table path)");
+        }
     }
 
     private void checkOptions() {

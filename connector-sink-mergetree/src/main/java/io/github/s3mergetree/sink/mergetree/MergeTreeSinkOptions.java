@@ -413,11 +413,42 @@ public final class MergeTreeSinkOptions {
     public static final ConfigOption<String> DELIVER =
             ConfigOptions.key("deliver")
                     .stringType()
-                    .defaultValue("attach")
+                    .noDefaultValue()
                     .withDescription(
-                            "attach: parts are copied into the server's detached/ and attached (the"
-                                    + " server's table directory must be visible here). restore (tables"
-                                    + " on S3): the server restores them from the bucket.");
+                            "restore (the default for s3:// tables): the server restores each"
+                                    + " commit's parts from the bucket (RESTORE ... FROM S3, one small"
+                                    + " manifest per delivery, the part files are not copied). attach"
+                                    + " (the default for a directory): parts are copied into the"
+                                    + " server's detached/ and attached (the server's table directory"
+                                    + " must be visible here).");
+
+    /** The table's root URL as the server reaches it (restore). */
+    public static final ConfigOption<String> CLICKHOUSE_S3_URL =
+            ConfigOptions.key("clickhouse.s3.url")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "restore: the S3 URL of the table's root as the ClickHouse server reaches"
+                                    + " it (default: from table.s3.endpoint, path-style or"
+                                    + " virtual-hosted, or AWS's https://bucket.s3.region.amazonaws.com).");
+
+    /** The keys the server reads the bucket with (restore). */
+    public static final ConfigOption<String> CLICKHOUSE_S3_ACCESS_KEY =
+            ConfigOptions.key("clickhouse.s3.access-key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "restore: the access key the server reads the table's bucket with"
+                                    + " (default: table.s3.access-key).");
+
+    /** The secret of {@link #CLICKHOUSE_S3_ACCESS_KEY}. */
+    public static final ConfigOption<String> CLICKHOUSE_S3_SECRET_KEY =
+            ConfigOptions.key("clickhouse.s3.secret-key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "restore: the secret of clickhouse.s3.access-key (default:"
+                                    + " table.s3.secret-key; never logged).");
 
     /** The server's table directory as seen by the TaskManager, if not the path it reports. */
     public static final ConfigOption<String> CLICKHOUSE_TABLE_DIR =

@@ -120,7 +120,8 @@ class ExactlyOnceITCase {
                         })
                 .returns(InternalTypeInfo.of(EventRows.ROW_TYPE))
                 .sinkTo(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath(dir.toString())
                                 .setDdl(EventRows.ddl(name))
                                 .setSetting("min_insert_block_size_rows", "3000")

@@ -18,7 +18,8 @@ class MergeTreeSinkBuilderTest {
     @Test
     void buildsFromDdlOrDdlFile() throws Exception {
         MergeTreeSink<?> a =
-                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                MergeTreeSink.forRowData()
+                        .setRowType(EventRows.ROW_TYPE)
                         .setTablePath(tmp.resolve("a").toString())
                         .setDdl(EventRows.ddl("a"))
                         .setSetting("min_insert_block_size_bytes", "auto")
@@ -27,7 +28,8 @@ class MergeTreeSinkBuilderTest {
         Path file = tmp.resolve("t.sql");
         Files.writeString(file, EventRows.ddl("b"));
         assertThat(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath(tmp.resolve("b").toString())
                                 .setDdlFile(file)
                                 .build())
@@ -38,7 +40,8 @@ class MergeTreeSinkBuilderTest {
     void refusesMistakes() {
         assertThatThrownBy(
                         () ->
-                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
                                         .setDdl(EventRows.ddl("x"))
                                         .build())
                 .hasMessageContaining("table path");
@@ -46,7 +49,8 @@ class MergeTreeSinkBuilderTest {
                 .hasMessageContaining("input");
         assertThatThrownBy(
                         () ->
-                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
                                         .setTablePath(tmp.toString())
                                         .setDdl(
                                                 "CREATE TABLE x (a UInt64) ENGINE = MergeTree ORDER BY nosuch")
@@ -54,7 +58,8 @@ class MergeTreeSinkBuilderTest {
                 .hasMessageContaining("invalid table DDL");
         assertThatThrownBy(
                         () ->
-                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
                                         .setTablePath(tmp.toString())
                                         .setDdl(EventRows.ddl("x"))
                                         .setSetting("min_insert_block_size_bytes", "lots")
@@ -62,7 +67,8 @@ class MergeTreeSinkBuilderTest {
                 .hasMessageContaining("min_insert_block_size_bytes");
         assertThatThrownBy(
                         () ->
-                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
                                         .setTablePath(tmp.toString())
                                         .setDdl(EventRows.ddl("x"))
                                         .setOption(MergeTreeSinkOptions.PARTS_TO_DELAY_INSERT, 50)
@@ -81,12 +87,40 @@ class MergeTreeSinkBuilderTest {
                                 .getLogicalType();
         assertThatThrownBy(
                         () ->
-                                MergeTreeSink.forRowData(wrong)
+                                MergeTreeSink.forRowData()
+                                        .setRowType(wrong)
                                         .setTablePath(tmp.toString())
                                         .setDdl(EventRows.ddl("x"))
                                         .build())
                 .hasMessageContaining("Input field loc")
                 .hasMessageContaining(
                         "cannot be stored in column loc Tuple(lat Float64, lon Float64)");
+    }
+
+    @Test
+    void aTableCreatedWithAnotherDdlFailsTheBuildAndBuildingCreatesNothing() throws Exception {
+        Path table = tmp.resolve("events");
+        MergeTreeSink.forRowData()
+                .setRowType(EventRows.ROW_TYPE)
+                .setTablePath(table.toString())
+                .setDdl(EventRows.ddl("events"))
+                .build();
+        assertThat(table).doesNotExist();
+        java.nio.file.Files.createDirectories(table);
+        try (io.github.s3mergetree.engine.store.TableStore store =
+                io.github.s3mergetree.engine.store.TableStore.local(table.toString())) {
+            io.github.s3mergetree.engine.table.MergeTreeTable.createIfAbsent(
+                    store, EventRows.ddl("events").replace("ORDER BY (user, id)", "ORDER BY id"));
+        }
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
+                                        .setTablePath(table.toString())
+                                        .setDdl(EventRows.ddl("events"))
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("was created with a different DDL")
+                .hasMessageContaining(table.toString());
     }
 }

@@ -68,7 +68,8 @@ class MergeTreeSinkITCase {
         env.setParallelism(2);
         rows(env, 0, n, 0)
                 .sinkTo(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath(dir.toString())
                                 .setDdl(EventRows.ddl("events"))
                                 .setSetting("min_insert_block_size_rows", "7000")
@@ -92,7 +93,8 @@ class MergeTreeSinkITCase {
         env2.enableCheckpointing(150);
         rows(env2, n, n, 100)
                 .sinkTo(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath(dir.toString())
                                 .setSetting("min_insert_block_size_rows", "5000")
                                 .build())
@@ -117,7 +119,8 @@ class MergeTreeSinkITCase {
         env3.setParallelism(2);
         rows(env3, 2 * n, n / 2, 0)
                 .sinkTo(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath(dir.toString())
                                 .setSetting("min_insert_block_size_rows", "4000")
                                 .build());

@@ -35,7 +35,8 @@ class MergeTreeSinkTopologyTest {
         DataStream<RowData> rows =
                 env.fromData(List.<RowData>of(GenericRowData.of(1L)), InternalTypeInfo.of(rowType));
         MergeTreeSink<RowData> sink =
-                MergeTreeSink.forRowData(rowType)
+                MergeTreeSink.forRowData()
+                        .setRowType(rowType)
                         .setTablePath(dir.resolve("t").toString())
                         .setDdl(DDL)
                         .setOption(MergeTreeSinkOptions.MERGES_ENABLED, merges)

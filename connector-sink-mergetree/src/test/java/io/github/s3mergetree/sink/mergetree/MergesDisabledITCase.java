@@ -50,7 +50,8 @@ class MergesDisabledITCase {
         }
         MergeTreeSinkITCase.rows(env, 0, rows, mode == RuntimeExecutionMode.STREAMING ? 200 : 0)
                 .sinkTo(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath(dir.toString())
                                 .setDdl(EventRows.ddl("events"))
                                 .setSetting("min_insert_block_size_rows", "1000")

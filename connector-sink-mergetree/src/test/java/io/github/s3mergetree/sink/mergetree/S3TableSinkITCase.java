@@ -64,7 +64,8 @@ class S3TableSinkITCase {
     }
 
     private static MergeTreeSinkBuilder<org.apache.flink.table.data.RowData> sink(String name) {
-        return MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+        return MergeTreeSink.forRowData()
+                .setRowType(EventRows.ROW_TYPE)
                 .setTablePath("s3://bkt/tables/" + name)
                 .setTableS3(s3.endpoint().toString(), "us-east-1", true)
                 .setTableCredentials(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)
@@ -151,7 +152,8 @@ class S3TableSinkITCase {
         for (String bad : List.of("relative/dir", "ftp://host/x", "hdfs://nn/t", "s3://X/y")) {
             assertThatThrownBy(
                             () ->
-                                    MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                    MergeTreeSink.forRowData()
+                                            .setRowType(EventRows.ROW_TYPE)
                                             .setTablePath(bad)
                                             .setDdl(EventRows.ddl("t"))
                                             .build())
@@ -160,7 +162,8 @@ class S3TableSinkITCase {
                     .hasMessageContaining(bad.startsWith("s3") ? "bucket" : bad);
         }
         assertThat(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath("file:///data/t")
                                 .setDdl(EventRows.ddl("t"))
                                 .build()

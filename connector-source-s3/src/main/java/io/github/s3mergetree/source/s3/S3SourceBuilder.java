@@ -189,7 +189,12 @@ public final class S3SourceBuilder<T> {
         return this;
     }
 
-    /** Validates the settings and builds the source. */
+    /**
+     * Validates the settings and builds the source. Unless {@code validate-on-build = false}
+     * ({@link S3SourceOptions#VALIDATE_ON_BUILD}), it also lists the location once: wrong
+     * credentials, a missing bucket or an unreachable endpoint fail here, and a location that
+     * matches no object is logged as a warning.
+     */
     public S3Source<T> build() {
         if (format == null && formatName == null) {
             throw new IllegalArgumentException(
@@ -291,6 +296,7 @@ public final class S3SourceBuilder<T> {
         }
 
         ObjectStoreConfig store;
+        ObjectStoreConfig checkStore;
         String glob;
         if (location.startsWith("s3://")) {
             String rest = location.substring("s3://".length());
@@ -304,6 +310,10 @@ public final class S3SourceBuilder<T> {
             if (glob.isEmpty()) {
                 glob = "**";
             }
+            Duration connect =
+                    Duration.ofMillis(options.get(S3SourceOptions.S3_CONNECT_TIMEOUT_MS));
+            Duration request =
+                    Duration.ofMillis(options.get(S3SourceOptions.S3_REQUEST_TIMEOUT_MS));
             store =
                     ObjectStoreConfig.s3(
                             bucket,
@@ -312,9 +322,21 @@ public final class S3SourceBuilder<T> {
                             pathStyle,
                             accessKey,
                             secretKey,
-                            Duration.ofMillis(options.get(S3SourceOptions.S3_CONNECT_TIMEOUT_MS)),
-                            Duration.ofMillis(options.get(S3SourceOptions.S3_REQUEST_TIMEOUT_MS)),
+                            connect,
+                            request,
                             options.get(S3SourceOptions.MAX_DOWNLOAD_THREADS) * 2 + 8);
+            // the build-time check answers in seconds, whatever the job's timeouts
+            checkStore =
+                    ObjectStoreConfig.s3(
+                            bucket,
+                            endpoint,
+                            region,
+                            pathStyle,
+                            accessKey,
+                            secretKey,
+                            min(connect, Duration.ofSeconds(5)),
+                            min(request, Duration.ofSeconds(15)),
+                            2);
         } else if (location.startsWith("file://")) {
             if (endpoint != null || accessKey != null) {
                 throw new IllegalArgumentException(
@@ -328,6 +350,7 @@ public final class S3SourceBuilder<T> {
                         "location '" + location + "' must be an absolute file:///path");
             }
             store = ObjectStoreConfig.localDirectory("/");
+            checkStore = store;
             glob = path.substring(1);
         } else {
             throw new IllegalArgumentException(
@@ -350,8 +373,20 @@ public final class S3SourceBuilder<T> {
                 }
             }
         }
+        if (options.get(S3SourceOptions.VALIDATE_ON_BUILD) && splits == null) {
+            // (a source of given splits lists nothing)
+            BuildTimeCheck.check(
+                    checkStore,
+                    pattern,
+                    location,
+                    options.getOptional(S3SourceOptions.DISCOVERY_INTERVAL).isPresent());
+        }
         return new S3Source<>(
                 store, pattern, decoder, expander, new Configuration(options), splits);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private void checkPositive(ConfigOption<Integer> option) {

@@ -146,6 +146,8 @@ class S3SourceFaultsITCase {
         assertThat(throttled).isEqualTo(proxy.slowDowns.get());
         assertThat(gets).isGreaterThan(largeSize / (128 * 1024));
         assertThat(bytes).isGreaterThanOrEqualTo(largeSize);
+        // the rows decoded, not the blocks Flink's numRecordsOut counts
+        assertThat(sum(job, S3SourceMetrics.ROWS_READ)).isEqualTo(total);
     }
 
     static long sum(JobClient job, String metric) {

@@ -915,7 +915,12 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
      *     the part is not in the table
      */
     public Optional<String> detachBroken(PartName name, String reason) throws IOException {
-        return brokenParts.detach(name, 0, 0, reason);
+        TableState.PartState p = refreshed().parts().get(name);
+        return brokenParts.detach(
+                name,
+                p == null ? 0 : p.part().rows(),
+                p == null ? 0 : p.part().bytesOnDisk(),
+                reason);
     }
 
     /** {@link #detachBroken} without the part log record and the count (BrokenParts does those). */

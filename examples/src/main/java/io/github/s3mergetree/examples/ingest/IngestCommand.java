@@ -16,6 +16,7 @@ import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.source.s3.S3Source;
+import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -97,6 +98,60 @@ public final class IngestCommand implements Subcommand {
         return new Run(o, split.delivery(), out, err).execute();
     }
 
+    /**
+     * The text of a progress line: {@code [bar] P% read, C% committed} when the total is known,
+     * then rows read (and MB downloaded), rows committed (and MB), the read rate, parts and merges.
+     * Without read metrics (none reported yet) the committed rows stand alone.
+     */
+    static String progressLine(
+            TableProgress.Snapshot s,
+            Optional<ReadProgress.Totals> read,
+            java.util.OptionalLong totalRows,
+            double secs) {
+        StringBuilder b = new StringBuilder("progress: ");
+        long rowsRead = read.map(ReadProgress.Totals::rowsRead).orElse(0L);
+        if (totalRows.isPresent() && totalRows.getAsLong() > 0) {
+            double total = totalRows.getAsLong();
+            double committed = Math.min(1.0, s.rows() / total);
+            double readFraction = Math.max(committed, Math.min(1.0, rowsRead / total));
+            int hashes = (int) Math.round(committed * 30);
+            int equals = Math.max(0, (int) Math.round(readFraction * 30) - hashes);
+            b.append('[')
+                    .append("#".repeat(hashes))
+                    .append("=".repeat(equals))
+                    .append(".".repeat(30 - hashes - equals))
+                    .append(
+                            String.format(
+                                    Locale.ROOT,
+                                    "] %3.0f%% read, %3.0f%% committed, ",
+                                    readFraction * 100,
+                                    committed * 100));
+        }
+        if (read.isPresent()) {
+            b.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%,d rows read (%.1f MB downloaded), ",
+                            rowsRead,
+                            read.get().bytesDownloaded() / 1e6));
+        }
+        long rate = read.isPresent() ? rowsRead : s.rows();
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "%,d rows committed (%.1f MB), %,.0f rows/s%s, %d parts written,"
+                                + " %d active, %d merges, %.0f s",
+                        s.rows(),
+                        s.bytesUncompressed() / 1e6,
+                        secs > 0 ? rate / secs : 0.0,
+                        read.isPresent() ? " read" : " committed",
+                        s.partsWritten(),
+                        s.activeParts(),
+                        s.merges(),
+                        secs));
+        return b.toString();
+    }
+
     /** A stop was requested while the command waited, before it started anything. */
     private static final class StoppedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -123,6 +178,13 @@ public final class IngestCommand implements Subcommand {
         private GracefulStop stop;
         private volatile JobClient client;
         private java.util.OptionalLong totalRows = java.util.OptionalLong.empty();
+
+        /**
+         * Rows read and bytes downloaded by the running job, from its metrics: an embedded
+         * MiniCluster reports them into this JVM, a cluster answers over REST. Null before a job.
+         */
+        private ReadProgress read;
+
         private S3Source<Block> sourceForNames;
         private ObjectStoreClient describer;
 
@@ -318,7 +380,12 @@ public final class IngestCommand implements Subcommand {
                 return stoppedBeforeTheJob(progress, logStart);
             }
             client = env.executeAsync("s3-mergetree ingest " + key + " " + o.source());
-            state.setJob(client.getJobID().toString(), o.jobmanager());
+            String jobId = client.getJobID().toString();
+            read =
+                    o.jobmanager() == null
+                            ? SourceCountersReporter.progress(jobId)
+                            : new RestReadProgress(o.jobmanager(), jobId);
+            state.setJob(jobId, o.jobmanager());
             CompletableFuture<?> result = client.getJobExecutionResult();
             stop.submitted(client, result);
             err.printf(
@@ -398,8 +465,17 @@ public final class IngestCommand implements Subcommand {
             TableProgress.Snapshot s = progress.snapshot(logStart);
             err.printf(
                     Locale.ROOT,
-                    "%s: %d rows committed in %d parts, %d merges, %d active parts%n",
+                    "%s: %s%d rows committed in %d parts, %d merges, %d active parts%n",
                     stopped ? "stopped with a savepoint" : "done",
+                    readTotals()
+                            .map(
+                                    t ->
+                                            String.format(
+                                                    Locale.ROOT,
+                                                    "%d rows read (%.1f MB downloaded), ",
+                                                    t.rowsRead(),
+                                                    t.bytesDownloaded() / 1e6))
+                            .orElse(""),
                     s.rows(),
                     s.partsWritten(),
                     s.merges(),
@@ -520,6 +596,7 @@ public final class IngestCommand implements Subcommand {
                             + o.jobmanager()
                             + ": waiting for it instead of starting another");
             long nextProgress = 0;
+            read = new RestReadProgress(o.jobmanager(), id);
             while (st.isPresent() && !RemoteJobs.TERMINAL.contains(st.get())) {
                 if (stop.requested()) {
                     err.println(
@@ -610,10 +687,9 @@ public final class IngestCommand implements Subcommand {
         private Configuration flinkConfiguration(IngestState state) throws IOException {
             Configuration conf = new Configuration();
             if (o.jobmanager() == null) {
-                // the embedded MiniCluster reports the skipped malformed rows to the summary
-                conf.setString(
-                        "metrics.reporter." + SkippedRowsReporter.NAME + ".factory.class",
-                        SkippedRowsReporter.Factory.class.getName());
+                // the embedded MiniCluster reports the source's counters (rows read, bytes
+                // downloaded, malformed rows skipped) to the progress line and the summary
+                SourceCountersReporter.install(conf);
             }
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, o.checkpointInterval());
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, state.checkpointsUri());
@@ -722,31 +798,20 @@ public final class IngestCommand implements Subcommand {
             return readingStart == null ? Instant.now() : readingStart;
         }
 
+        /**
+         * One progress line: rows read and bytes downloaded (the job's metrics) beside the rows
+         * committed (the part log), which only move at checkpoints. With a known total (Parquet
+         * footers) a bar shows both: {@code #} committed, {@code =} read, not yet committed.
+         */
         private void printProgress(TableProgress.Snapshot s, Instant start) {
             double secs =
                     start == null ? 0 : Duration.between(start, Instant.now()).toMillis() / 1e3;
-            String bar = "";
-            if (totalRows.isPresent() && totalRows.getAsLong() > 0) {
-                double f = Math.min(1.0, s.rows() / (double) totalRows.getAsLong());
-                int filled = (int) Math.round(f * 30);
-                bar =
-                        "["
-                                + "#".repeat(filled)
-                                + ".".repeat(30 - filled)
-                                + String.format(Locale.ROOT, "] %3.0f%% ", f * 100);
-            }
-            err.printf(
-                    Locale.ROOT,
-                    "progress: %s%,d rows, %.1f MB committed, %,.0f rows/s, %d parts written,"
-                            + " %d active, %d merges, %.0f s%n",
-                    bar,
-                    s.rows(),
-                    s.bytesUncompressed() / 1e6,
-                    secs > 0 ? s.rows() / secs : 0.0,
-                    s.partsWritten(),
-                    s.activeParts(),
-                    s.merges(),
-                    secs);
+            err.println(progressLine(s, readTotals(), totalRows, secs));
+        }
+
+        /** The job's read totals so far; empty without a job or before it reported any. */
+        private Optional<ReadProgress.Totals> readTotals() {
+            return read == null ? Optional.empty() : read.totals();
         }
 
         private void printSummary(
@@ -819,7 +884,11 @@ public final class IngestCommand implements Subcommand {
                 return "0";
             }
             return o.jobmanager() == null
-                    ? String.valueOf(SkippedRowsReporter.total(client.getJobID().toString()))
+                    ? String.valueOf(
+                            SourceCountersReporter.total(
+                                            client.getJobID().toString(),
+                                            S3SourceMetrics.ROWS_SKIPPED)
+                                    .orElse(0L))
                     : "null";
         }
 

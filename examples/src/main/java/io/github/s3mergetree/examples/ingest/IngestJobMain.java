@@ -1,6 +1,7 @@
 package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.examples.cli.DeliveryCliOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
@@ -16,6 +17,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *     --s3-endpoint http://127.0.0.1:9000 --s3-path-style --setting max_download_threads=4
  * </pre>
  *
+ * <p>With {@code --clickhouse-url URL --clickhouse-table DB.TABLE} (and the other delivery options
+ * of {@code ingest}), every commit is delivered into that live server's table by the sink's own
+ * delivery operator inside the job, exactly once by the delivery ledger; the target is checked
+ * before the job is submitted.
+ *
  * <p>Checkpointing ({@code --checkpoint-interval}) makes it exactly-once; recovery across
  * submissions is Flink's own ({@code flink run -s <savepoint>}), unlike the {@code ingest} command
  * which finds its retained checkpoints itself. {@code --jobmanager} and the embedded-cluster
@@ -25,7 +31,8 @@ public final class IngestJobMain {
     private IngestJobMain() {}
 
     public static void main(String[] args) throws Exception {
-        IngestOptions o = IngestOptions.parse(List.of(args));
+        DeliveryCliOptions.Split split = DeliveryCliOptions.split(List.of(args));
+        IngestOptions o = IngestOptions.parse(split.rest());
         String ddl = Files.readString(o.tableDdlFile(), StandardCharsets.UTF_8);
         TableSchema schema = TableSchema.parse(ddl);
         IngestSettings settings = IngestSettings.parse(o.settings());
@@ -37,7 +44,7 @@ public final class IngestJobMain {
         IngestPipeline.addTo(
                 env,
                 IngestPipeline.source(o, schema, settings),
-                IngestPipeline.sink(o, ddl, settings),
+                IngestPipeline.sink(o, ddl, settings, split.delivery()),
                 o);
         env.execute("s3-mergetree ingest " + IngestPipeline.ingestKey(o) + " " + o.source());
     }

@@ -76,6 +76,9 @@ public final class IngestPipeline {
             @Nullable String failedObjectsReport,
             @Nullable List<S3ObjectSplit> splits) {
         Configuration conf = new Configuration();
+        // the command lists the objects itself (ObjectPreflight, with its own messages): the
+        // source need not list them again when it is built (a --setting may still ask for it)
+        conf.set(S3SourceOptions.VALIDATE_ON_BUILD, false);
         settings.source().forEach(conf::setString);
         if (failedObjectsReport != null) {
             conf.set(S3SourceOptions.FAILED_OBJECTS_REPORT, failedObjectsReport);
@@ -117,6 +120,19 @@ public final class IngestPipeline {
 
     /** The sink of the ingest, with sink id {@code ingest-<key>}. */
     public static MergeTreeSink<Block> sink(IngestOptions o, String ddl, IngestSettings settings) {
+        return sink(o, ddl, settings, null);
+    }
+
+    /**
+     * The sink of the ingest, delivering every commit into the server {@code delivery} names from
+     * inside the job (the sink's delivery operator; null: no delivery). The job jar uses this: its
+     * JVM is gone once the job is submitted, so delivery cannot run beside it as in {@code ingest}.
+     */
+    public static MergeTreeSink<Block> sink(
+            IngestOptions o,
+            String ddl,
+            IngestSettings settings,
+            io.github.s3mergetree.examples.cli.DeliveryCliOptions delivery) {
         MergeTreeSinkBuilder<Block> b = MergeTreeSink.forBlocks().setTablePath(o.tablePath());
         if (o.tableOnS3()) {
             // the table's own S3 settings (the source's unless --table-s3-* overrides them)
@@ -129,11 +145,23 @@ public final class IngestPipeline {
                 b.setTableCredentials(t.accessKey(), t.secretKey());
             }
         }
-        return b.setDdl(ddl)
+        b.setDdl(ddl)
                 .setSettings(settings.sink())
                 .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
-                .setSinkId("ingest-" + ingestKey(o))
-                .build();
+                .setSinkId("ingest-" + ingestKey(o));
+        if (delivery != null) {
+            b.setOption(MergeTreeSinkOptions.CLICKHOUSE_URL, delivery.url())
+                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE, delivery.table())
+                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_USER, delivery.user())
+                    .setOption(MergeTreeSinkOptions.DELIVER, delivery.method());
+            if (delivery.password() != null) {
+                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD, delivery.password());
+            }
+            if (delivery.tableDir() != null) {
+                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR, delivery.tableDir());
+            }
+        }
+        return b.build();
     }
 
     /**

@@ -190,6 +190,93 @@ class PartsAndCheckCommandTest {
     }
 
     @Test
+    void detachBrokenMovesWhatFailsTheCheckAndTheTableGoesOn() throws Exception {
+        long rowsBefore = parts.stream().mapToLong(ActivePart::rows).sum();
+        // a flipped byte inside a compressed block of the merged January part (its three sources
+        // are still there, outdated), and a damaged primary.idx of a February part
+        ActivePart binVictim = parts.get(0);
+        assertThat(binVictim.name().level()).isEqualTo(1);
+        ActivePart idxVictim = parts.get(3);
+        Path bin = tableDir.resolve(binVictim.name().toString()).resolve("name.bin");
+        byte[] b = Files.readAllBytes(bin);
+        b[b.length / 2] ^= 0x01;
+        Files.write(bin, b);
+        Path idx = tableDir.resolve(idxVictim.name().toString()).resolve("primary.idx");
+        byte[] i = Files.readAllBytes(idx);
+        i[0] ^= 0x01;
+        Files.write(idx, i);
+
+        Result r = run("check", "--table-path", tableDir.toString(), "--detach-broken");
+        assertThat(r.code).as(r.err).isEqualTo(1);
+        assertThat(r.out.lines().toList())
+                .last()
+                .asString()
+                .isEqualTo("{\"parts\":4,\"ok\":2,\"failed\":2,\"detached\":2}");
+        for (ActivePart victim : List.of(binVictim, idxVictim)) {
+            String name = victim.name().toString();
+            assertThat(r.err).contains(name + ": moved to detached/broken_" + name);
+            assertThat(tableDir.resolve(name)).doesNotExist();
+            assertThat(tableDir.resolve("detached/broken_" + name).resolve("checksums.txt"))
+                    .isRegularFile();
+        }
+        // the part log says where each part went and why
+        List<String> removed =
+                io.github.s3mergetree.engine.table.PartLog.of(
+                                io.github.s3mergetree.engine.store.TableStore.local(
+                                        tableDir.toString()))
+                        .lines()
+                        .stream()
+                        .filter(l -> l.contains("\"event_type\":\"RemovePart\""))
+                        .filter(l -> l.contains("CHECK TABLE"))
+                        .toList();
+        assertThat(removed).hasSize(2);
+        assertThat(removed)
+                .anySatisfy(
+                        l ->
+                                assertThat(l)
+                                        .contains(binVictim.name().toString())
+                                        .contains("\"rows\":" + binVictim.rows()));
+
+        // the table goes on without them: the merged part's sources are active again (as
+        // ClickHouse reactivates covered parts), so only the February part's rows are gone; the
+        // check passes, an insert and merges work
+        Result again = run("check", "--table-path", tableDir.toString(), "--detach-broken");
+        assertThat(again.code).as(again.err).isZero();
+        assertThat(again.out.lines().toList())
+                .last()
+                .asString()
+                .isEqualTo("{\"parts\":5,\"ok\":5,\"failed\":0,\"detached\":0}");
+        TableLayout layout = TableLayouts.fromDdl(DDL);
+        MergeTreeTable t =
+                MergeTreeTable.open(
+                        io.github.s3mergetree.engine.store.TableStore.local(tableDir.toString()),
+                        layout,
+                        Clock.systemUTC());
+        assertThat(t.activeParts().stream().mapToLong(ActivePart::rows).sum())
+                .isEqualTo(rowsBefore - idxVictim.rows());
+        RowBlockBuilder more =
+                new RowBlockBuilder(
+                        "events", layout.columnNames(), layout.columnTypes(), ZoneOffset.UTC);
+        for (long id = 5000; id < 5100; id++) {
+            more.addRow(LocalDate.of(2025, 1 + (int) (id % 2), 1), id, "m" + id);
+        }
+        t.insert(more.build());
+        for (String partition : List.of("202501", "202502")) {
+            List<io.github.s3mergetree.engine.part.PartName> inPartition =
+                    t.activeParts().stream()
+                            .map(ActivePart::name)
+                            .filter(n -> n.partitionId().equals(partition))
+                            .toList();
+            if (inPartition.size() > 1) {
+                t.merge(inPartition, new io.github.s3mergetree.engine.merge.PartMerger.Progress());
+            }
+        }
+        assertThat(t.activeParts().stream().mapToLong(ActivePart::rows).sum())
+                .isEqualTo(rowsBefore - idxVictim.rows() + 100);
+        assertThat(run("check", "--table-path", tableDir.toString()).code).isZero();
+    }
+
+    @Test
     void notATableDirectoryIsOneLine() throws Exception {
         Path empty = Files.createDirectories(tmp.resolve("empty"));
         for (String cmd : List.of("parts", "check")) {

@@ -57,6 +57,8 @@ class IngestCommandTest {
                 .isPositive()
                 .isLessThanOrEqualTo(r.decimal("seconds"));
         assertThat(r.err()).contains("input: 4 objects").doesNotContain(IngestFixture.SECRET);
+        // every row the job read, from its metrics (the embedded MiniCluster's reporter)
+        assertThat(r.err()).contains("done: 12000 rows read (");
         fx.assertEqualToClickHouse(table);
 
         // a finished ingest is not repeated

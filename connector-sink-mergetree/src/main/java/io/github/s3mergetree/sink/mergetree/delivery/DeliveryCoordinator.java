@@ -7,14 +7,20 @@ import io.github.s3mergetree.delivery.PartDelivery;
 import io.github.s3mergetree.delivery.attach.AttachDelivery;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
+import io.github.s3mergetree.delivery.restore.RestoreDelivery;
 import io.github.s3mergetree.delivery.store.LocalTableFiles;
+import io.github.s3mergetree.delivery.store.StoreTableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
+import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
@@ -40,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>A round that fails is retried at the next commit; a delivery whose outcome the server cannot
  * tell fails the job ({@link DeliveryStateUnknownException}: an operator decides). Metrics: {@code
  * deliveredParts}, {@code deliveredRows}, {@code deliveredBytes}, {@code deliveryFailures} and the
- * gauge {@code lastDeliveryLatencyMs} (from the round's start until the server reported the parts
- * applied).
+ * gauges {@code lastDeliveryLatencyMs} (from the round's start until the server reported the parts
+ * applied) and {@code commitToVisibleMs} (from the commit's arrival here until its parts were
+ * applied on the server: {@link CommitToVisibleLatency}).
  */
 @Internal
 public final class DeliveryCoordinator
@@ -54,12 +61,14 @@ public final class DeliveryCoordinator
     private final String ddl;
     private final TableStorage storage;
     private final Configuration options;
+    private transient Opened opened;
     private transient PartDelivery delivery;
     private transient Counter parts;
     private transient Counter rows;
     private transient Counter bytes;
     private transient Counter failures;
     private transient volatile long lastLatency;
+    private transient CommitToVisibleLatency commitToVisible;
 
     public DeliveryCoordinator(String ddl, TableStorage storage, Configuration options) {
         this.ddl = ddl;
@@ -73,11 +82,30 @@ public final class DeliveryCoordinator
     }
 
     /**
-     * The delivery of the table in {@code storage} (DDL {@code ddl}) that {@code options} name.
+     * A delivery and what it holds open (the table's store): closing it releases them.
      *
-     * @throws IllegalArgumentException if the options are incomplete or name another method
+     * @param delivery the delivery
+     * @param store the store its files are read from, closed with it (null: none)
      */
-    public static PartDelivery open(String ddl, TableStorage storage, Configuration options)
+    public record Opened(PartDelivery delivery, TableStore store) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (store != null) {
+                store.close();
+            }
+        }
+    }
+
+    /**
+     * The delivery of the table in {@code storage} (DDL {@code ddl}) that {@code options} name:
+     * {@code restore} (the default for an {@code s3://} table; the server restores the parts from
+     * the bucket, read through the table's {@link TableStore}) or {@code attach} (the default for a
+     * directory).
+     *
+     * @throws IllegalArgumentException if the options are incomplete or name a method the storage
+     *     cannot serve
+     */
+    public static Opened open(String ddl, TableStorage storage, Configuration options)
             throws IOException {
         String table =
                 options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_TABLE)
@@ -85,19 +113,29 @@ public final class DeliveryCoordinator
                                 () ->
                                         new IllegalArgumentException(
                                                 "clickhouse.url is set but clickhouse.table is not"));
-        if (!storage.isLocal()) {
-            throw new IllegalArgumentException(
-                    "delivery from the sink needs a table on a local or shared filesystem for now;"
-                            + " deliver an s3:// table with `s3-mergetree deliver` (RESTORE), not "
-                            + storage.describe());
+        String method =
+                options.getOptional(MergeTreeSinkOptions.DELIVER)
+                        .orElse(storage.isLocal() ? "attach" : "restore")
+                        .toLowerCase(Locale.ROOT);
+        if (!method.equals("attach") && !method.equals("restore")) {
+            throw new IllegalArgumentException("deliver must be restore or attach, got: " + method);
         }
-        String method = options.get(MergeTreeSinkOptions.DELIVER).toLowerCase(Locale.ROOT);
-        if (!method.equals("attach")) {
+        if (method.equals("restore") && storage.isLocal()) {
             throw new IllegalArgumentException(
-                    "deliver = "
-                            + method
-                            + ": only attach is available for a table on a local or shared filesystem (restore needs a table on S3)");
+                    "deliver = restore needs the table on S3 (the server reads the parts from the"
+                            + " bucket), not "
+                            + storage.describe()
+                            + ": use deliver = attach");
         }
+        if (method.equals("attach") && !storage.isLocal()) {
+            throw new IllegalArgumentException(
+                    "deliver = attach copies parts into the server's detached/ from a table on this"
+                            + " host's file system, not "
+                            + storage.describe()
+                            + ": use deliver = restore");
+        }
+        RestoreDelivery.Source source =
+                method.equals("restore") ? restoreSource((S3TableStorage) storage, options) : null;
         ClickHouseHttpClient client =
                 ClickHouseHttpClient.create(
                         ClickHouseEndpoint.of(options.get(MergeTreeSinkOptions.CLICKHOUSE_URL))
@@ -105,16 +143,76 @@ public final class DeliveryCoordinator
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_USER),
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD)));
         DeliveryTarget target = DeliveryTarget.resolve(client, TableName.parse(table));
-        return new AttachDelivery(
-                new LocalTableFiles(Path.of(storage.describe())),
-                TableSchema.parse(ddl),
-                target,
-                client,
-                options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR)
-                        .map(Path::of)
-                        .orElse(null),
-                Clock.systemUTC(),
-                DeliveryOptions.defaults());
+        TableSchema schema = TableSchema.parse(ddl);
+        if (source == null) {
+            return new Opened(
+                    new AttachDelivery(
+                            new LocalTableFiles(Path.of(storage.describe())),
+                            schema,
+                            target,
+                            client,
+                            options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR)
+                                    .map(Path::of)
+                                    .orElse(null),
+                            Clock.systemUTC(),
+                            DeliveryOptions.defaults()),
+                    null);
+        }
+        TableStore store = storage.openStore();
+        try {
+            return new Opened(
+                    new RestoreDelivery(
+                            new StoreTableFiles(store),
+                            schema,
+                            source,
+                            target,
+                            client,
+                            Clock.systemUTC(),
+                            DeliveryOptions.defaults()),
+                    store);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Where the server reads an S3 table: {@code clickhouse.s3.url}, else the table's root from
+     * {@code table.s3.endpoint} (path-style or virtual-hosted) or AWS's regional URL; keys {@code
+     * clickhouse.s3.access-key}/{@code secret-key}, else the table's own.
+     */
+    static RestoreDelivery.Source restoreSource(S3TableStorage storage, Configuration options) {
+        String ak =
+                options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_S3_ACCESS_KEY)
+                        .or(() -> options.getOptional(MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY))
+                        .orElse(null);
+        String sk =
+                options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_S3_SECRET_KEY)
+                        .or(() -> options.getOptional(MergeTreeSinkOptions.TABLE_S3_SECRET_KEY))
+                        .orElse(null);
+        if ((ak == null) != (sk == null)) {
+            throw new IllegalArgumentException(
+                    "clickhouse.s3.access-key and clickhouse.s3.secret-key go together");
+        }
+        String url = options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_S3_URL).orElse(null);
+        if (url == null) {
+            ObjectStoreConfig c = storage.config();
+            String prefix = storage.prefix();
+            String tail = prefix.isEmpty() ? "" : "/" + prefix;
+            if (c.endpoint() == null) {
+                String region = c.region() == null ? "us-east-1" : c.region();
+                url = "https://" + c.bucket() + ".s3." + region + ".amazonaws.com" + tail;
+            } else {
+                URI e = URI.create(c.endpoint());
+                String base = e.getScheme() + "://";
+                String host = e.getHost() + (e.getPort() < 0 ? "" : ":" + e.getPort());
+                url =
+                        c.pathStyle()
+                                ? base + host + "/" + c.bucket() + tail
+                                : base + c.bucket() + "." + host + tail;
+            }
+        }
+        return new RestoreDelivery.Source(url, ak, sk);
     }
 
     @Override
@@ -128,19 +226,23 @@ public final class DeliveryCoordinator
                                                 new IOException(
                                                         "no DDL stored with "
                                                                 + storage.describe()));
-        delivery = open(text, storage, options);
+        opened = open(text, storage, options);
+        delivery = opened.delivery();
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
         parts = metrics.counter("deliveredParts");
         rows = metrics.counter("deliveredRows");
         bytes = metrics.counter("deliveredBytes");
         failures = metrics.counter("deliveryFailures");
         metrics.gauge("lastDeliveryLatencyMs", () -> lastLatency);
+        commitToVisible = new CommitToVisibleLatency(System::nanoTime);
+        metrics.gauge("commitToVisibleMs", commitToVisible::lastMillis);
     }
 
     @Override
     public CommittableMessage<MergeTreeCommittable> map(
             CommittableMessage<MergeTreeCommittable> message) throws IOException {
         if (message instanceof CommittableWithLineage<MergeTreeCommittable>) {
+            commitToVisible.committed();
             round();
         }
         return message;
@@ -149,6 +251,7 @@ public final class DeliveryCoordinator
     private void round() throws IOException {
         try {
             DeliveryResult r = delivery.deliverPending();
+            commitToVisible.roundSucceeded(!r.isEmpty());
             if (!r.isEmpty()) {
                 parts.inc(r.parts());
                 rows.inc(r.rows());
@@ -171,8 +274,14 @@ public final class DeliveryCoordinator
 
     @Override
     public void close() throws Exception {
-        if (delivery != null) {
-            round();
+        try {
+            if (delivery != null) {
+                round();
+            }
+        } finally {
+            if (opened != null) {
+                opened.close();
+            }
         }
     }
 }

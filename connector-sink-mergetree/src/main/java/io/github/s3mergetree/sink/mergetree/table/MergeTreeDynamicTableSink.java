@@ -43,7 +43,10 @@ public final class MergeTreeDynamicTableSink implements DynamicTableSink {
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
         MergeTreeSinkBuilder<RowData> b =
-                MergeTreeSink.forRowData(rowType).setTablePath(path).setSettings(settings);
+                MergeTreeSink.forRowData()
+                        .setRowType(rowType)
+                        .setTablePath(path)
+                        .setSettings(settings);
         if (ddl != null) {
             b.setDdl(ddl);
         }

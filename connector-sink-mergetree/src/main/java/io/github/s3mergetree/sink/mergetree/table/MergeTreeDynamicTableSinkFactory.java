@@ -90,6 +90,9 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.CLICKHOUSE_USER,
                     MergeTreeSinkOptions.CLICKHOUSE_PASSWORD,
                     MergeTreeSinkOptions.DELIVER,
+                    MergeTreeSinkOptions.CLICKHOUSE_S3_URL,
+                    MergeTreeSinkOptions.CLICKHOUSE_S3_ACCESS_KEY,
+                    MergeTreeSinkOptions.CLICKHOUSE_S3_SECRET_KEY,
                     MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR);
 
     @Override

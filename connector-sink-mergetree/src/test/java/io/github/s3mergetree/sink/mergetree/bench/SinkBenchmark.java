@@ -120,7 +120,8 @@ public final class SinkBenchmark {
                 .map(SinkBenchmark::row)
                 .returns(InternalTypeInfo.of(ROW_TYPE))
                 .sinkTo(
-                        MergeTreeSink.forRowData(ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(ROW_TYPE)
                                 .setTablePath(dir.toString())
                                 .setDdl("CREATE TABLE posts " + COLUMNS)
                                 .setOption(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES, "auto")

@@ -70,7 +70,8 @@ class DeliveryCoordinatorITCase {
                         })
                 .returns(InternalTypeInfo.of(EventRows.ROW_TYPE))
                 .sinkTo(
-                        MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                        MergeTreeSink.forRowData()
+                                .setRowType(EventRows.ROW_TYPE)
                                 .setTablePath(tmp.resolve("events").toString())
                                 .setDdl(EventRows.ddl("events"))
                                 .setSetting("min_insert_block_size_rows", "3000")
@@ -93,7 +94,8 @@ class DeliveryCoordinatorITCase {
         q(EventRows.ddl("other").replaceFirst("ORDER BY [^\\n]*", "ORDER BY tuple()"));
         assertThatThrownBy(
                         () ->
-                                MergeTreeSink.forRowData(EventRows.ROW_TYPE)
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
                                         .setTablePath(tmp.resolve("events2").toString())
                                         .setDdl(EventRows.ddl("events2"))
                                         .setOption(

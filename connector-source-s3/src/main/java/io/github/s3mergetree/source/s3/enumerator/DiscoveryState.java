@@ -23,6 +23,7 @@ import java.util.Map;
  *
  * Not thread-safe: used from the enumerator's coordinator thread only.
  */
+@org.apache.flink.annotation.Internal
 public final class DiscoveryState {
     private final DiscoveryMode mode;
     private final int limit;

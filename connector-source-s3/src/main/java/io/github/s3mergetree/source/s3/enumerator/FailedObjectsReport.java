@@ -63,7 +63,8 @@ public final class FailedObjectsReport {
             o.put("error", s.failure().orElse(""));
         }
         Path target = new Path(path);
-        Path tmp = new Path(path + ".tmp");
+        // a temporary file of its own: two writers never rename (or lose) each other's
+        Path tmp = new Path(path + "." + java.util.UUID.randomUUID() + ".tmp");
         FileSystem fs = target.getFileSystem();
         try (OutputStream out = fs.create(tmp, FileSystem.WriteMode.OVERWRITE)) {
             JSON.writerWithDefaultPrettyPrinter().writeValue(out, root);
@@ -71,6 +72,7 @@ public final class FailedObjectsReport {
         if (!fs.rename(tmp, target)) {
             fs.delete(target, false);
             if (!fs.rename(tmp, target)) {
+                fs.delete(tmp, false);
                 throw new IOException("could not rename " + tmp + " to " + target);
             }
         }

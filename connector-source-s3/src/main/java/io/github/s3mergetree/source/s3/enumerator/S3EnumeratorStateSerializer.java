@@ -12,14 +12,23 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
- * Versioned serializer of {@link S3EnumeratorState}. Version 1: pending split count + splits (the
- * split serializer's version-1 layout), listing-done flag, last key (flag + UTF), tracked key count
- * + (UTF key, long millis), parked count + (UTF key, UTF reason). Version 2 (current): the same
- * with the splits in the split serializer's version-2 layout.
+ * Versioned serializer of {@link S3EnumeratorState}. Every version stays readable (golden bytes of
+ * each are in the tests):
+ *
+ * <ul>
+ *   <li>1: pending split count + splits (the split serializer's version-1 layout inline),
+ *       listing-done flag, last key (flag + UTF), tracked key count + (UTF key, long millis),
+ *       parked count + (UTF key, UTF reason);
+ *   <li>2: as version 1 with the splits in the split serializer's version-2 layout inline;
+ *   <li>3 (current): the split serializer's version, pending split count + (length, the split
+ *       serializer's bytes) — so that a new split layout needs no new version here —, then as
+ *       version 1.
+ * </ul>
  */
+@org.apache.flink.annotation.Internal
 public final class S3EnumeratorStateSerializer
         implements SimpleVersionedSerializer<S3EnumeratorState> {
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     @Override
     public int getVersion() {
@@ -29,9 +38,13 @@ public final class S3EnumeratorStateSerializer
     @Override
     public byte[] serialize(S3EnumeratorState state) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(256);
+        S3ObjectSplitSerializer splits = S3ObjectSplitSerializer.INSTANCE;
+        out.writeInt(splits.getVersion());
         out.writeInt(state.pendingSplits().size());
         for (S3ObjectSplit s : state.pendingSplits()) {
-            S3ObjectSplitSerializer.write(s, out);
+            byte[] b = splits.serialize(s);
+            out.writeInt(b.length);
+            out.write(b);
         }
         out.writeBoolean(state.initialListingDone());
         out.writeBoolean(state.lastKey() != null);
@@ -54,15 +67,32 @@ public final class S3EnumeratorStateSerializer
 
     @Override
     public S3EnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        if (version != 1 && version != 2) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
-                    "unknown S3EnumeratorState serializer version " + version + " (known: 1, 2)");
+                    "unknown S3EnumeratorState serializer version "
+                            + version
+                            + " (this build reads 1 to "
+                            + VERSION
+                            + ")");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        int n = in.readInt();
-        List<S3ObjectSplit> pending = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            pending.add(S3ObjectSplitSerializer.read(in, version));
+        List<S3ObjectSplit> pending;
+        if (version <= 2) {
+            // the split layout of the same number, inline
+            int n = in.readInt();
+            pending = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                pending.add(S3ObjectSplitSerializer.read(in, version));
+            }
+        } else {
+            int splitVersion = in.readInt();
+            int n = in.readInt();
+            pending = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                byte[] b = new byte[in.readInt()];
+                in.readFully(b);
+                pending.add(S3ObjectSplitSerializer.INSTANCE.deserialize(splitVersion, b));
+            }
         }
         boolean done = in.readBoolean();
         String lastKey = in.readBoolean() ? in.readUTF() : null;

@@ -45,6 +45,7 @@ import org.slf4j.LoggerFactory;
  * rewrites {@code s3.failed-objects.report} ({@link FailedObjectsReport}) when one arrives and when
  * it closes.
  */
+@org.apache.flink.annotation.Internal
 public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, S3EnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(S3SourceEnumerator.class);
 
@@ -160,6 +161,12 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
         startAfterSnapshot = discovery.startAfter();
         if (discoveryInterval == null) {
             initialListingDone = true;
+            if (objects.isEmpty()) {
+                LOG.warn(
+                        "No object matches '{}' in {}: the source finishes with no rows",
+                        pattern,
+                        storeConfig);
+            }
             LOG.info(
                     "Listed {} objects matching '{}' into {} splits",
                     objects.size(),
@@ -238,7 +245,10 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
     public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
         if (sourceEvent instanceof SplitFailedEvent f) {
             S3ObjectSplit split = f.split();
-            S3ObjectSplit before = failedSplits.put(split.splitId(), split);
+            S3ObjectSplit before;
+            synchronized (this) {
+                before = failedSplits.put(split.splitId(), split);
+            }
             parked.put(split.key(), f.reason());
             if (before == null) {
                 LOG.error(
@@ -259,7 +269,13 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
         return java.util.Collections.unmodifiableMap(failedSplits);
     }
 
-    private void writeReport() {
+    /**
+     * Synchronized: {@link #close()} may run on another thread than the coordinator's event loop
+     * that handles the last parked split; two writes at once once lost the report (a rename of the
+     * shared temporary file failed and the report was deleted), so the run ended as if nothing had
+     * failed.
+     */
+    private synchronized void writeReport() {
         if (reportPath == null) {
             return;
         }

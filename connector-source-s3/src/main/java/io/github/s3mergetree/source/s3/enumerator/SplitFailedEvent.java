@@ -9,4 +9,5 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * position with its rows read, and the reason. The enumerator records it, excludes the object from
  * later discoveries and lists it in the failed objects report; it never hands it out again.
  */
+@org.apache.flink.annotation.Internal
 public record SplitFailedEvent(S3ObjectSplit split, String reason) implements SourceEvent {}

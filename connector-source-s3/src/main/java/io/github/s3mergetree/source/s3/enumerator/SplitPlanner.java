@@ -13,6 +13,7 @@ import java.util.List;
  * owns it (Parquet: the range holding a row group's midpoint; line formats: the range where a line
  * starts).
  */
+@org.apache.flink.annotation.Internal
 public final class SplitPlanner {
     private final S3ObjectFormat<?> format;
     private final long splitSize;

@@ -186,6 +186,33 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
         }
     }
 
+    /** The JVM flag Arrow Java's memory module needs. */
+    static final String ADD_OPENS = "--add-opens=java.base/java.nio=ALL-UNNAMED";
+
+    /**
+     * What to tell a user whose read failed because Arrow's memory module cannot work in this JVM
+     * (without {@link #ADD_OPENS}: {@code "sun.misc.Unsafe or
+     * java.nio.DirectByteBuffer.<init>(long, int) not available"}, an {@code
+     * InaccessibleObjectException}, or a bare {@code NoClassDefFoundError} of {@code MemoryUtil}
+     * after the first failure); empty otherwise.
+     */
+    static String jvmHint(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            String m = String.valueOf(c.getMessage());
+            if (c instanceof java.lang.reflect.InaccessibleObjectException
+                    || m.contains("DirectByteBuffer")
+                    || m.contains("sun.misc.Unsafe")
+                    || m.contains("add-opens")
+                    || (c instanceof LinkageError && m.contains("org.apache.arrow.memory"))) {
+                return " — Arrow needs the JVM flag "
+                        + ADD_OPENS
+                        + " (Flink: env.java.opts.all in config.yaml; Flink's default"
+                        + " configuration has it)";
+            }
+        }
+        return "";
+    }
+
     private final class Reader implements FormatReader<Block> {
         private final FormatContext ctx;
         private final String object;
@@ -278,16 +305,20 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
                         streamToSkip = split.recordsToSkip();
                     }
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | LinkageError e) {
                 allocator.close();
+                String hint = jvmHint(e);
                 throw new ObjectFormatException(
                         object
-                                + ": not a readable "
-                                + kind.clickHouseName()
-                                + " object (cannot read the Arrow schema"
-                                + (kind == Kind.ARROW ? " and footer" : "")
-                                + "): "
-                                + e.getMessage(),
+                                + (hint.isEmpty()
+                                        ? ": not a readable "
+                                                + kind.clickHouseName()
+                                                + " object (cannot read the Arrow schema"
+                                                + (kind == Kind.ARROW ? " and footer" : "")
+                                                + "): "
+                                        : ": cannot read: ")
+                                + e.getMessage()
+                                + hint,
                         e);
             }
         }
@@ -312,7 +343,7 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
                 if (!loaded) {
                     return false;
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | LinkageError e) {
                 throw new ObjectFormatException(
                         object
                                 + ": record batch "
@@ -320,7 +351,8 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
                                 + " at byte "
                                 + batchOffset
                                 + ": cannot read: "
-                                + e.getMessage(),
+                                + e.getMessage()
+                                + jvmHint(e),
                         e);
             }
             VectorSchemaRoot root = reader.getVectorSchemaRoot();

@@ -329,6 +329,19 @@ public final class S3SourceOptions {
                     .withDescription(
                             "Start downloading the next split while the current one is parsed.");
 
+    /** Whether building the source lists the location once to check it. */
+    public static final ConfigOption<Boolean> VALIDATE_ON_BUILD =
+            ConfigOptions.key("validate-on-build")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Building the source (and planning a SQL statement) lists the first"
+                                    + " page of the location, so that wrong credentials, a missing"
+                                    + " bucket or an unreachable endpoint fail before the job is"
+                                    + " submitted, and a location matching nothing is logged as a"
+                                    + " warning. Turn off where only the TaskManagers can reach"
+                                    + " the store.");
+
     /** What a failed object does to the job ({@link #FAILED_OBJECTS}). */
     @PublicEvolving
     public enum FailedObjects {

@@ -60,6 +60,7 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
     private final boolean prefetch;
     private final long prefetchLimit;
     private final Map<String, String> failures;
+    private final S3SourceMetrics metrics;
     private final ArrayDeque<S3ObjectSplit> splits = new ArrayDeque<>();
     private S3ObjectSplit current;
     private FormatReader<T> currentReader;
@@ -119,6 +120,7 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
         this.prefetchDepth = threads;
         this.prefetchBudget = threads * buffer;
         this.failures = failures;
+        this.metrics = metrics;
         this.loadingRetries = options.get(S3SourceOptions.S3QUEUE_LOADING_RETRIES);
         this.maxBackoffMillis = Math.max(1, options.get(S3SourceOptions.S3_RETRY_MAX_BACKOFF_MS));
     }
@@ -171,6 +173,7 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
             closeCurrent();
             out.addFinishedSplit(id);
         } else if (!batch.isEmpty()) {
+            countRows(batch);
             PositionedRecord<T> last = batch.get(batch.size() - 1);
             fetchedAny = true;
             lastOffset = last.offset();
@@ -178,6 +181,15 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
             out.addAll(id, batch);
         }
         return out.build();
+    }
+
+    /** Rows read: those of a block, or one per record of another type. */
+    private void countRows(List<PositionedRecord<T>> batch) {
+        long rows = 0;
+        for (PositionedRecord<T> r : batch) {
+            rows += r.record() instanceof Block b ? b.rows() : 1;
+        }
+        metrics.read(rows);
     }
 
     /** Drops the first {@link #rowsToDrop} rows of the current split from {@code batch}. */
@@ -216,7 +228,9 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
      */
     private RecordsWithSplitIds<PositionedRecord<T>> failed(Exception e) throws IOException {
         S3ObjectSplit split = current;
-        closeReader();
+        // the read's failure is what the user sees; a reader that also fails to close (Arrow's
+        // "Memory was leaked" after a failed read) only adds a suppressed exception to it
+        closeReader(e);
         if (failures == null) {
             closeCurrent();
             if (e instanceof IOException io) {
@@ -336,17 +350,24 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
     }
 
     private void closeCurrent() {
-        closeReader();
+        closeReader(null);
         current = null;
     }
 
-    /** Closes the current split's format reader (and drops its prefetched bytes), keeping it. */
-    private void closeReader() {
+    /**
+     * Closes the current split's format reader (and drops its prefetched bytes), keeping the split;
+     * a failure to close is added to {@code failure} if given.
+     */
+    private void closeReader(Exception failure) {
         if (currentReader != null) {
             try {
                 currentReader.close();
-            } catch (IOException e) {
-                LOG.debug("closing the reader of {} failed", current, e);
+            } catch (IOException | RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else {
+                    LOG.warn("closing the reader of {} failed", current, e);
+                }
             }
         }
         if (current != null) {

@@ -8,6 +8,7 @@ import java.util.function.LongSupplier;
  * Spaces GET requests to at most {@code permitsPerSecond} ({@code s3_max_get_rps}); 0 disables it.
  * The clock and sleeper are injectable for tests.
  */
+@org.apache.flink.annotation.Internal
 public final class GetRateLimiter {
     private final long intervalNanos;
     private final LongSupplier nanoClock;

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  * pattern such as {@code logs/{2024..2026}/*.parquet} lists three small prefixes in parallel
  * instead of all of {@code logs/}.
  */
+@org.apache.flink.annotation.PublicEvolving
 public final class GlobPattern implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
  * <p>Directory markers (keys ending in {@code /}) are skipped. The result is sorted by key in S3's
  * order ({@link KeyOrder}), which {@code ORDERED} discovery relies on.
  */
+@org.apache.flink.annotation.Internal
 public final class ObjectLister implements AutoCloseable {
     private final ObjectStoreClient client;
     private final RetryPolicy retry;

@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
  * pins the object's ETag; a failed or truncated body is retried with backoff and resumed from the
  * last byte received.
  */
+@org.apache.flink.annotation.Internal
 public final class ObjectReader {
     private final ObjectStoreClient client;
     private final RetryPolicy retry;

@@ -7,13 +7,15 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 
 /**
- * I/O metrics of the source: objects listed, list time, GET requests, bytes downloaded, retries,
+ * I/O metrics of the source: objects listed, list time, GET requests, bytes downloaded, rows read
+ * (decoded: the rows of a block, not the blocks Flink's {@code numRecordsOut} counts), retries,
  * throttling (503 SlowDown), read throughput and malformed text rows skipped. Thread-safe: download
  * threads update them.
  *
  * <p>Registered under the reader's (or enumerator's) metric group in a {@code s3} subgroup, e.g.
  * {@code ...Source__s3.s3.bytesDownloaded}.
  */
+@org.apache.flink.annotation.Internal
 public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     public static final String GROUP = "s3";
     public static final String OBJECTS_LISTED = "objectsListed";
@@ -21,6 +23,7 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     public static final String LIST_REQUESTS = "listRequests";
     public static final String GET_REQUESTS = "getRequests";
     public static final String BYTES_DOWNLOADED = "bytesDownloaded";
+    public static final String ROWS_READ = "rowsRead";
     public static final String RETRIES = "retries";
     public static final String THROTTLED = "throttled";
     public static final String BYTES_PER_SECOND = "bytesDownloadedPerSecond";
@@ -37,6 +40,7 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     private final Counter listRequests = new ThreadSafeSimpleCounter();
     private final Counter getRequests = new ThreadSafeSimpleCounter();
     private final Counter bytesDownloaded = new ThreadSafeSimpleCounter();
+    private final Counter rowsRead = new ThreadSafeSimpleCounter();
     private final Counter retries = new ThreadSafeSimpleCounter();
     private final Counter throttled = new ThreadSafeSimpleCounter();
     private final Counter parkedObjects = new ThreadSafeSimpleCounter();
@@ -56,6 +60,7 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
             g.counter(LIST_REQUESTS, listRequests);
             g.counter(GET_REQUESTS, getRequests);
             g.counter(BYTES_DOWNLOADED, bytesDownloaded);
+            g.counter(ROWS_READ, rowsRead);
             g.counter(RETRIES, retries);
             g.counter(THROTTLED, throttled);
             g.counter(PARKED_OBJECTS, parkedObjects);
@@ -79,6 +84,11 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
 
     public void downloaded(long bytes) {
         bytesDownloaded.inc(bytes);
+    }
+
+    /** {@code rows} decoded from an object. */
+    public void read(long rows) {
+        rowsRead.inc(rows);
     }
 
     @Override
@@ -119,6 +129,10 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
 
     public long bytesDownloaded() {
         return bytesDownloaded.getCount();
+    }
+
+    public long rowsRead() {
+        return rowsRead.getCount();
     }
 
     public long retries() {

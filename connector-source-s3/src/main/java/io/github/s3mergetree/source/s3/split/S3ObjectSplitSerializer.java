@@ -13,6 +13,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * (long) and the failure (boolean present + UTF, at most {@value #MAX_FAILURE_CHARS} characters).
  * Version-1 splits are read with no rows read and no failure.
  */
+@org.apache.flink.annotation.Internal
 public final class S3ObjectSplitSerializer implements SimpleVersionedSerializer<S3ObjectSplit> {
     public static final S3ObjectSplitSerializer INSTANCE = new S3ObjectSplitSerializer();
     public static final int VERSION = 2;

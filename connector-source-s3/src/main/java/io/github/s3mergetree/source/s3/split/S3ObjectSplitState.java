@@ -4,6 +4,7 @@ package io.github.s3mergetree.source.s3.split;
  * The mutable position of a split being read, updated by the record emitter after each emitted
  * record and turned back into an {@link S3ObjectSplit} at checkpoints.
  */
+@org.apache.flink.annotation.Internal
 public final class S3ObjectSplitState {
     private final S3ObjectSplit split;
     private long offset;

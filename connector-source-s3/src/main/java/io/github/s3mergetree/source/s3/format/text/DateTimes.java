@@ -335,6 +335,102 @@ final class DateTimes {
      */
     static void readBestEffort(
             TextCursor in, ZoneId local, boolean usStyle, boolean fractional, Parsed out) {
+        if (readCanonical(in, local, fractional, out)) {
+            return;
+        }
+        readBestEffortGeneral(in, local, usStyle, fractional, out);
+    }
+
+    /**
+     * The fast path of {@link #readBestEffort} for the shape almost every file has, {@code
+     * YYYY-MM-DD hh:mm:ss[.fraction]} (what ClickHouse itself writes), followed by a byte after
+     * which best-effort parsing reads nothing more (a quote, a delimiter, a line end, the end): the
+     * same components, the same result as the general path, without its per-character dispatch.
+     * Anything else — other shapes, offsets, {@code Z}, AM/PM, out-of-range fields, a value not
+     * wholly in the buffer — is left to the general path (returns false, nothing read).
+     */
+    static boolean readCanonical(TextCursor in, ZoneId local, boolean fractional, Parsed out) {
+        byte[] b = in.buf;
+        int p = in.pos;
+        int end = in.end;
+        if (end - p < 19
+                || b[p + 4] != '-'
+                || b[p + 7] != '-'
+                || b[p + 10] != ' '
+                || b[p + 13] != ':'
+                || b[p + 16] != ':') {
+            return false;
+        }
+        int year = digits(b, p, 4);
+        int month = digits(b, p + 5, 2);
+        int day = digits(b, p + 8, 2);
+        int hour = digits(b, p + 11, 2);
+        int minute = digits(b, p + 14, 2);
+        int second = digits(b, p + 17, 2);
+        if (year <= 0
+                || hour < 0
+                || hour > 23
+                || minute < 0
+                || minute > 59
+                || second < 0
+                || second > 59
+                || month < 0
+                || day < 0
+                || !validDate(year, month, day)) {
+            return false; // not digits, or a value the general path decides on
+        }
+        int q = p + 19;
+        long fraction = 0;
+        int kept = 0;
+        if (q < end && b[q] == '.') {
+            if (!fractional) {
+                return false;
+            }
+            int f = q + 1;
+            while (f < end && digit(b[f]) && kept < 18) {
+                fraction = fraction * 10 + (b[f] - '0');
+                kept++;
+                f++;
+            }
+            if (kept == 0 || (f < end && digit(b[f]))) {
+                return false; // no digits, or more than 18: the general path decides
+            }
+            q = f;
+        }
+        if (q < end) {
+            byte c = b[q];
+            if (c != '"' && c != '\'' && c != ',' && c != '\t' && c != '\n' && c != '\r') {
+                return false;
+            }
+        } else if (!in.exhausted()) {
+            return false; // more input may follow in the stream: let the general path look
+        }
+        out.reset();
+        out.seconds = makeDateTime(local, year, month, day, hour, minute, second);
+        if (q > p + 19) {
+            out.fraction = fraction;
+            out.fractionDigits = kept;
+        }
+        in.pos = q;
+        return true;
+    }
+
+    /** The value of {@code n} ASCII digits at {@code b[p..]}, or -1 if one is not a digit. */
+    private static int digits(byte[] b, int p, int n) {
+        int v = 0;
+        for (int i = p; i < p + n; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                return -1;
+            }
+            v = v * 10 + d;
+        }
+        return v;
+    }
+
+    /** {@link #readBestEffort} without its fast path (tests compare the two). */
+    static void readBestEffortGeneral(
+            TextCursor in, ZoneId local, boolean usStyle, boolean fractional, Parsed out) {
         out.reset();
         int year = 0;
         int month = 0;

@@ -99,6 +99,11 @@ public final class TextCursor {
         return this;
     }
 
+    /** Whether the input has no bytes beyond {@code buf[end)} (without reading more). */
+    boolean exhausted() {
+        return exhausted;
+    }
+
     /** True when no byte is left (reads more first if the buffer is consumed). */
     public boolean eof() {
         return pos >= end && !fill();
