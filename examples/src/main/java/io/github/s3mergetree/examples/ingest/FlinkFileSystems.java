@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -12,6 +13,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.DefaultPluginManager;
 import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
 import org.apache.flink.core.plugin.PluginManager;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 
 /**
  * Flink's S3 file system for checkpoints and savepoints on S3: the {@code flink-s3-fs-presto}
@@ -64,11 +66,19 @@ public final class FlinkFileSystems {
      */
     public static void initializeWithS3Plugin(Configuration conf) throws IOException {
         Optional<Path> dir = pluginsDirectory();
-        if (dir.isEmpty() || !hasS3Plugin(dir.get())) {
+        List<String> jars = dir.isPresent() ? s3PluginJars(dir.get()) : List.of();
+        String flink = EnvironmentInformation.getVersion();
+        if (jars.stream().noneMatch(j -> sameFlinkLine(pluginVersion(j), flink))) {
             throw new IllegalStateException(
-                    "checkpoints on S3 need Flink's S3 file system plugin (flink-s3-fs-presto) in a"
-                            + " plugins directory: none found "
-                            + dir.map(d -> "in " + d).orElse("(no plugins directory)")
+                    "checkpoints on S3 need Flink's S3 file system plugin (flink-s3-fs-presto) of"
+                            + " this Flink ("
+                            + flink
+                            + ") in a plugins directory: "
+                            + (jars.isEmpty()
+                                    ? "none found "
+                                            + dir.map(d -> "in " + d)
+                                                    .orElse("(no plugins directory)")
+                                    : "found only " + jars + " in " + dir.get())
                             + "; set -D"
                             + PLUGINS_PROPERTY
                             + "=DIR or FLINK_PLUGINS_DIR, or give --checkpoint-dir a local"
@@ -79,6 +89,29 @@ public final class FlinkFileSystems {
                         new DirectoryBasedPluginFinder(dir.get()).findPlugins(),
                         CoreOptions.getPluginParentFirstLoaderPatterns(conf));
         FileSystem.initialize(conf, plugins);
+    }
+
+    /**
+     * The Flink version a plugin jar is named for ({@code flink-s3-fs-presto-2.3.0.jar}: {@code
+     * 2.3.0}).
+     */
+    static String pluginVersion(String jarName) {
+        String n = jarName.substring(0, jarName.length() - ".jar".length());
+        int dash = n.lastIndexOf('-');
+        return dash < 0 ? "" : n.substring(dash + 1);
+    }
+
+    /**
+     * Whether a plugin of Flink {@code plugin} loads into Flink {@code flink}: the same major and
+     * minor version (the plugin's classes implement that line's file system interfaces).
+     */
+    static boolean sameFlinkLine(String plugin, String flink) {
+        return majorMinor(plugin).equals(majorMinor(flink)) && !majorMinor(flink).isEmpty();
+    }
+
+    private static String majorMinor(String version) {
+        String[] p = version.split("\\.");
+        return p.length < 2 ? "" : p[0] + "." + p[1];
     }
 
     /** The plugins directory, if there is one. */
@@ -105,16 +138,15 @@ public final class FlinkFileSystems {
         }
     }
 
-    private static boolean hasS3Plugin(Path dir) throws IOException {
+    private static List<String> s3PluginJars(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
-            return false;
+            return List.of();
         }
         try (var s = Files.walk(dir, 2)) {
-            return s.anyMatch(
-                    f -> {
-                        String n = f.getFileName().toString();
-                        return n.startsWith("flink-s3-fs-") && n.endsWith(".jar");
-                    });
+            return s.map(f -> f.getFileName().toString())
+                    .filter(n -> n.startsWith("flink-s3-fs-") && n.endsWith(".jar"))
+                    .sorted()
+                    .toList();
         }
     }
 }
