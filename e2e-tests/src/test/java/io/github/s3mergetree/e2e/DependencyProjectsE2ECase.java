@@ -27,10 +27,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * src/test/projects/} built by a nested {@code mvn verify} against this build's artifacts (staged
  * in a repository of their own; third-party artifacts come from the local repository, no network):
  * a DataStream job on blocks without any Table API jar ({@code datastream-blocks}), a Table API /
- * SQL program ({@code table-api}); and the job jar the examples build carries no class that the
- * Flink cluster's own jars have.
+ * SQL program ({@code table-api}), a user's shaded job jar submitted to the standalone cluster
+ * ({@code job-jar}); and neither that jar nor the job jar the examples build carries a class that
+ * the Flink cluster's own jars have.
  */
-@ExtendWith(PackagedBuild.class)
+@ExtendWith({PackagedBuild.class, FlinkClusterExtension.class})
 class DependencyProjectsE2ECase {
     static final List<String> MODULES =
             List.of(
@@ -79,10 +80,16 @@ class DependencyProjectsE2ECase {
         Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    /** {@code mvn -B verify} of the project {@code name}; returns its output. */
+    /** {@code mvn -B verify} of the project {@code name} (one test); returns its output. */
     private static String build(String name) {
+        String out = build(name, E2E.newDir("project-" + name));
+        assertThat(out).contains("Tests run: 1, Failures: 0, Errors: 0");
+        return out;
+    }
+
+    /** {@code mvn -B verify} of the project {@code name} in {@code dir}; returns its output. */
+    private static String build(String name, Path dir) {
         Path project = E2E.projectRoot().resolve("e2e-tests/src/test/projects/" + name);
-        Path dir = E2E.newDir("project-" + name);
         List<String> cmd =
                 new ArrayList<>(
                         List.of(
@@ -100,7 +107,6 @@ class DependencyProjectsE2ECase {
         ManagedProcess mvn = ManagedProcess.start("mvn-" + name, cmd, dir, dir, Map.of());
         int code = mvn.waitFor(Duration.ofMinutes(8));
         assertThat(code).as("mvn verify of %s\n%s", name, mvn.describe()).isZero();
-        assertThat(mvn.stdout()).contains("Tests run: 1, Failures: 0, Errors: 0");
         return mvn.stdout();
     }
 
@@ -115,7 +121,53 @@ class DependencyProjectsE2ECase {
     }
 
     @Test
-    void theJobJarHasNoClassTheFlinkClusterHas() throws IOException {
+    void theJobJarHasNoClassTheFlinkClusterHas() {
+        assertNoClassOfTheCluster(Ingest.jobJar());
+    }
+
+    /**
+     * A user's job jar (maven-shade-plugin, Flink {@code provided}, as Flink's quickstart): the
+     * connectors' scopes keep every class of the cluster out of it, and {@code flink run} of it on
+     * the standalone cluster (a RowData job with a lambda filter) writes the rows ClickHouse keeps
+     * with the same filter.
+     */
+    @Test
+    void aUserJobJarRunsOnTheCluster(FlinkStandaloneCluster cluster) throws IOException {
+        Path dir = E2E.newDir("project-job-jar");
+        build("job-jar", dir);
+        Path jar = dir.resolve("target/job-jar-1.jar");
+        assertNoClassOfTheCluster(jar);
+
+        List<Path> files = Posts.generate(2, 1_000, 5);
+        try (S3ServerProcess s3 = S3ServerProcess.start(dir.resolve("s3"), dir)) {
+            s3.createBucket("posts");
+            Posts.upload(s3, "posts", "in/", files);
+            Path table = dir.resolve("table");
+            ManagedProcess run =
+                    cluster.flinkRun(
+                            "flink-run-job-jar",
+                            jar,
+                            List.of(
+                                    "s3://posts/in/*.parquet",
+                                    s3.endpoint().toString(),
+                                    S3ServerProcess.ACCESS_KEY,
+                                    S3ServerProcess.SECRET_KEY,
+                                    table.toString(),
+                                    Posts.ddlFile().toString()));
+            int code = run.waitFor(Duration.ofMinutes(5));
+            assertThat(code).as("%s\n%s", run.describe(), cluster.describe()).isZero();
+            Judge.Verdict v =
+                    Judge.assertEqualToClickHouse(
+                            table,
+                            s3.endpoint() + "/posts/in/*.parquet",
+                            "Score > 0",
+                            dir.resolve("chdb"));
+            // the filter kept some rows and dropped others
+            assertThat(v.actualRows()).isPositive().isLessThan(2_000);
+        }
+    }
+
+    private static void assertNoClassOfTheCluster(Path jobJar) {
         Set<String> flink = new HashSet<>();
         for (String jar : FlinkStandaloneCluster.flinkClasspath().split(File.pathSeparator)) {
             if (jar.endsWith(".jar")) {
@@ -123,11 +175,11 @@ class DependencyProjectsE2ECase {
             }
         }
         assertThat(flink).hasSizeGreaterThan(10_000);
-        Set<String> job = classes(Ingest.jobJar());
+        Set<String> job = classes(jobJar);
         assertThat(job).anyMatch(c -> c.startsWith("io/github/s3mergetree/sink/"));
         Set<String> both = new TreeSet<>(job);
         both.retainAll(flink);
-        assertThat(both).as("classes of the job jar that the Flink cluster has").isEmpty();
+        assertThat(both).as("classes of %s that the Flink cluster has", jobJar).isEmpty();
     }
 
     private static Set<String> classes(Path jar) {

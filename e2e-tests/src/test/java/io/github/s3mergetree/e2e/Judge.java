@@ -57,6 +57,15 @@ final class Judge {
      * glob} URL of the S3 server, read with its credentials) and asserts equality.
      */
     static Verdict assertEqualToClickHouse(Path tableDir, String s3Url, Path sessionDir) {
+        return assertEqualToClickHouse(tableDir, s3Url, "1", sessionDir);
+    }
+
+    /**
+     * As {@link #assertEqualToClickHouse(Path, String, Path)}, ClickHouse ingesting only the rows
+     * for which {@code where} (a ClickHouse expression over the posts columns) holds.
+     */
+    static Verdict assertEqualToClickHouse(
+            Path tableDir, String s3Url, String where, Path sessionDir) {
         String ddl = Posts.ddl();
         try (ChDb ch = ChDb.start(sessionDir)) {
             ch.execute(ddl.replaceFirst("CREATE TABLE posts", "CREATE TABLE expected"));
@@ -67,7 +76,8 @@ final class Judge {
                             + S3ServerProcess.ACCESS_KEY
                             + "', '"
                             + S3ServerProcess.SECRET_KEY
-                            + "', 'Parquet')");
+                            + "', 'Parquet') WHERE "
+                            + where);
             ch.execute(ddl);
             List<io.github.s3mergetree.engine.part.PartName> parts;
             try {

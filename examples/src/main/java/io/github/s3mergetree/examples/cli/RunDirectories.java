@@ -5,11 +5,15 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -49,6 +53,9 @@ public final class RunDirectories {
 
     /** A lock file or directory younger than this is never treated as a dead run's. */
     private static final Duration GRACE = Duration.ofMinutes(1);
+
+    /** How long the exiting run keeps deleting its own scratch directory. */
+    private static final Duration OWN_REMOVAL_TIMEOUT = Duration.ofSeconds(5);
 
     private static Path scratch;
     private static FileChannel scratchLockChannel;
@@ -156,8 +163,12 @@ public final class RunDirectories {
                     }
                     try {
                         deleteRecursively(dir);
-                        Files.deleteIfExists(p);
-                        removed++;
+                        if (!Files.exists(dir)) {
+                            // the lock file goes last: a directory left half-deleted keeps it,
+                            // and the next run tries again
+                            Files.deleteIfExists(p);
+                            removed++;
+                        }
                     } finally {
                         l.release();
                     }
@@ -178,12 +189,25 @@ public final class RunDirectories {
 
     private static void removeOwnScratch(Path runs, String name) {
         try {
-            deleteRecursively(runs.resolve(name));
-            Files.deleteIfExists(runs.resolve(name + ".lock"));
+            // other shutdown hooks (Flink's MiniCluster, I/O managers, blob stores) run at the same
+            // time and may still delete or create files in the directory: delete until it is gone,
+            // for a bounded time
+            Path dir = runs.resolve(name);
+            long deadline = System.nanoTime() + OWN_REMOVAL_TIMEOUT.toNanos();
+            deleteRecursively(dir);
+            while (Files.exists(dir) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                deleteRecursively(dir);
+            }
+            if (!Files.exists(dir)) {
+                Files.deleteIfExists(runs.resolve(name + ".lock"));
+            }
             scratchLock.release();
             scratchLockChannel.close();
         } catch (IOException | RuntimeException e) {
             // the next run removes what is left
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -200,20 +224,44 @@ public final class RunDirectories {
         }
     }
 
+    /**
+     * Deletes {@code p} and everything under it, tolerating files that vanish or appear meanwhile
+     * (another process or thread working in the tree): what could not be deleted is left, never an
+     * exception for it.
+     */
     static void deleteRecursively(Path p) throws IOException {
-        if (!Files.exists(p)) {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
-                try {
-                    Files.deleteIfExists(q);
-                } catch (java.nio.file.DirectoryNotEmptyException e) {
-                    // something wrote into it meanwhile: the next run removes the rest
-                }
-            }
-        } catch (java.io.UncheckedIOException e) {
-            // a file vanished while walking: removed by someone else
+        Files.walkFileTree(
+                p,
+                new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                        deleteQuietly(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException e) {
+                        // vanished meanwhile, or unreadable: try to delete it as a file
+                        deleteQuietly(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                        deleteQuietly(dir);
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // a directory something wrote into meanwhile: the caller retries or the next run does
         }
     }
 }

@@ -93,6 +93,8 @@ public final class IngestCommand implements Subcommand {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        // for crash tests only: -Ds3mergetree.deliver.halt-at=POINT stops the JVM dead there
+        io.github.s3mergetree.delivery.DeliveryFaultPoints.haltAtFromSystemProperty();
         DeliveryCliOptions.Split split = DeliveryCliOptions.split(args);
         IngestOptions o = IngestOptions.parse(split.rest());
         return new Run(o, split.delivery(), out, err).execute();
@@ -171,8 +173,9 @@ public final class IngestCommand implements Subcommand {
         private final IngestOptions o;
         private final DeliveryCliOptions deliveryOptions;
         private ClientDelivery delivery;
-        private TableStore deliveryStore;
         private TableStorage storage;
+        private io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.Opened
+                deliveryOpened;
         private final PrintStream out;
         private final PrintStream err;
         private GracefulStop stop;
@@ -236,8 +239,12 @@ public final class IngestCommand implements Subcommand {
             io.github.s3mergetree.delivery.PartDelivery partDelivery = null;
             if (deliveryOptions != null) {
                 // fail before the job starts when the target does not fit
-                deliveryStore = storage.openStore();
-                partDelivery = deliveryOptions.open(new TableStoreFiles(deliveryStore), schema);
+                deliveryOpened =
+                        deliveryOptions.open(
+                                storage,
+                                storedForm,
+                                new org.apache.flink.configuration.Configuration());
+                partDelivery = deliveryOpened.delivery();
                 partDelivery.check();
                 err.println("delivering every commit into " + partDelivery.target());
             }
@@ -304,11 +311,11 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.close();
                 }
+                if (deliveryOpened != null) {
+                    deliveryOpened.close();
+                }
                 if (describer != null) {
                     describer.close();
-                }
-                if (deliveryStore != null) {
-                    deliveryStore.close();
                 }
             }
         }

@@ -150,16 +150,7 @@ public final class IngestPipeline {
                 .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
                 .setSinkId("ingest-" + ingestKey(o));
         if (delivery != null) {
-            b.setOption(MergeTreeSinkOptions.CLICKHOUSE_URL, delivery.url())
-                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE, delivery.table())
-                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_USER, delivery.user())
-                    .setOption(MergeTreeSinkOptions.DELIVER, delivery.method());
-            if (delivery.password() != null) {
-                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD, delivery.password());
-            }
-            if (delivery.tableDir() != null) {
-                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR, delivery.tableDir());
-            }
+            delivery.applyTo(b);
         }
         return b.build();
     }

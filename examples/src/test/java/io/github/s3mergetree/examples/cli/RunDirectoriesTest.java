@@ -32,7 +32,33 @@ class RunDirectoriesTest {
         if (args.length > 0 && args[0].equals("exit")) {
             return;
         }
+        if (args.length > 0 && args[0].equals("exit-busy")) {
+            // as Flink's own shutdown hooks do at the same time as ours: files created and
+            // deleted in the scratch directory while the JVM exits
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> churn(dir, 400)));
+            Thread churner = new Thread(() -> churn(dir, 400));
+            churner.start();
+            Thread.sleep(50);
+            System.exit(0);
+        }
         Thread.sleep(600_000);
+    }
+
+    /** Creates and deletes files and directories in {@code dir} for {@code millis}. */
+    private static void churn(Path dir, long millis) {
+        long end = System.currentTimeMillis() + millis;
+        for (int i = 0; System.currentTimeMillis() < end; i++) {
+            try {
+                Path sub = Files.createDirectory(dir.resolve("io-" + i));
+                Files.writeString(sub.resolve("spill"), "x");
+                if (i % 2 == 0) {
+                    Files.delete(sub.resolve("spill"));
+                    Files.delete(sub);
+                }
+            } catch (java.io.IOException e) {
+                // the directory is being deleted: as for Flink, a failed write at exit
+            }
+        }
     }
 
     private Process child(Path javaTmp, String... args) throws Exception {
@@ -93,6 +119,18 @@ class RunDirectoriesTest {
             live.destroyForcibly();
             killed.destroyForcibly();
             live.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anExitingRunRemovesItsDirectoryWhileOtherShutdownHooksWriteInIt() throws Exception {
+        Path javaTmp = Files.createDirectories(tmp.resolve("java-tmp"));
+        for (int round = 0; round < 3; round++) {
+            Process exits = child(javaTmp, "exit-busy");
+            Path dir = firstLine(exits);
+            assertThat(exits.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(dir).as("round %d", round).doesNotExist();
+            assertThat(dir.resolveSibling(dir.getFileName() + ".lock")).doesNotExist();
         }
     }
 
