@@ -32,6 +32,52 @@ public final class DeliveryFaultPoints {
         hook = h == null ? p -> {} : h;
     }
 
+    /** The system property naming the point at which {@link #haltAtFromSystemProperty} halts. */
+    public static final String HALT_AT_PROPERTY = "s3mergetree.deliver.halt-at";
+
+    /**
+     * For crash tests of whole processes (the CLI's {@code ingest} and {@code deliver}, the job
+     * jar's main): if the system property {@value #HALT_AT_PROPERTY} names a point, installs a hook
+     * that stops the JVM dead the first time that point is reached, as {@code kill -9} would (exit
+     * status 137, no finally blocks, no shutdown hooks). Does nothing without the property.
+     *
+     * @return the point the JVM will halt at, if any
+     * @throws IllegalArgumentException if the property names no point of the protocol
+     */
+    public static java.util.Optional<String> haltAtFromSystemProperty() {
+        String at = System.getProperty(HALT_AT_PROPERTY);
+        if (at == null || at.isBlank()) {
+            return java.util.Optional.empty();
+        }
+        if (!java.util.List.of(
+                        AFTER_INTENT, AFTER_MANIFEST, AFTER_SEND, AFTER_APPLIED, AFTER_OUTCOME)
+                .contains(at)) {
+            throw new IllegalArgumentException(
+                    HALT_AT_PROPERTY
+                            + " must be one of "
+                            + AFTER_INTENT
+                            + ", "
+                            + AFTER_MANIFEST
+                            + ", "
+                            + AFTER_SEND
+                            + ", "
+                            + AFTER_APPLIED
+                            + ", "
+                            + AFTER_OUTCOME
+                            + "; got: "
+                            + at);
+        }
+        install(
+                p -> {
+                    if (p.equals(at)) {
+                        System.err.println("halting at " + p + " (" + HALT_AT_PROPERTY + ")");
+                        System.err.flush();
+                        Runtime.getRuntime().halt(137);
+                    }
+                });
+        return java.util.Optional.of(at);
+    }
+
     /** Reaches {@code point}. */
     public static void reach(String point) {
         hook.accept(point);

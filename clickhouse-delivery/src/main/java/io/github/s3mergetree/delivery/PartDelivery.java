@@ -146,6 +146,13 @@ public abstract class PartDelivery {
                                 + String.join("; ", plan.problems()));
             }
             if (plan.isEmpty()) {
+                long through = ledger.compact(options.compactAfter());
+                if (through > 0) {
+                    LOG.info(
+                            "Compacted the delivery ledger of {} through delivery {}",
+                            target,
+                            through);
+                }
                 return total;
             }
             List<PartName> batch =

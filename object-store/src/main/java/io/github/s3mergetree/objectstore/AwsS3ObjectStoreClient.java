@@ -262,6 +262,16 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
                                                                 .objects(ids)
                                                                 .quiet(true)
                                                                 .build()));
+            } catch (S3Exception e) {
+                if (e.statusCode() < 500) {
+                    throw translate(e, "DELETE " + ids.size() + " keys of s3://" + bucket, null);
+                }
+                // some S3-compatible servers fail the multi-object delete (S3Proxy's filesystem
+                // store answered 500 for a batch a concurrent writer was deleting too): one by one
+                for (ObjectIdentifier id : ids) {
+                    delete(id.key());
+                }
+                continue;
             } catch (RuntimeException e) {
                 throw translate(e, "DELETE " + ids.size() + " keys of s3://" + bucket, null);
             }

@@ -30,6 +30,16 @@ import java.util.UUID;
  * deliveries. The parts delivered to the target are those of every intent whose outcome is
  * "delivered". Each target is tracked on its own, so one written table can be delivered into
  * several servers.
+ *
+ * <p>The ledger is compacted so that reading it stays cheap on a table delivered every checkpoint
+ * for months: {@link #compact} writes {@code <seq>.summary} (every part delivered through delivery
+ * {@code seq}, created if absent) and only then deletes the records through {@code seq}, the
+ * per-delivery directories of those deliveries (their manifests' files; every one of them is
+ * resolved, so no server reads them any more) and older summaries. A reader takes the newest
+ * summary and the records after it; a record that vanishes while it reads (a concurrent compaction)
+ * makes it read the listing again, which then holds the summary that replaced it. Sequence numbers
+ * keep counting past a summary, so a delivery id (the RESTORE's {@code id} on the server) is never
+ * used twice.
  */
 public final class DeliveryLedger {
     /** Where the ledgers of every target live, relative to the table's root. */
@@ -38,12 +48,19 @@ public final class DeliveryLedger {
     private static final String INTENT_HEADER = "s3mergetree delivery intent 1";
     private static final String OUTCOME_HEADER = "s3mergetree delivery outcome 1";
     private static final String COPIED_HEADER = "s3mergetree delivery copied 1";
+    private static final String SUMMARY_HEADER = "s3mergetree delivery summary 1";
+    private static final int LOAD_ATTEMPTS = 5;
 
     private final TableFiles files;
     private final String targetKey;
     private final TreeMap<Long, DeliveryIntent> intents = new TreeMap<>();
     private final TreeMap<Long, DeliveryOutcome> outcomes = new TreeMap<>();
     private final java.util.Set<Long> copied = new java.util.HashSet<>();
+
+    /** Deliveries through this sequence are in the summary (0: none). */
+    private long summarizedThrough;
+
+    private final Map<PartName, DeliveredPart> summarizedParts = new TreeMap<>();
 
     private DeliveryLedger(TableFiles files, String targetKey) {
         this.files = files;
@@ -57,37 +74,80 @@ public final class DeliveryLedger {
 
     /** Reads the ledger of {@code targetKey} (empty if the target never got anything). */
     public static DeliveryLedger load(TableFiles files, String targetKey) throws IOException {
-        DeliveryLedger l = new DeliveryLedger(files, targetKey);
-        String dir = directory(targetKey);
-        for (String name : files.listFiles(dir)) {
-            int dot = name.indexOf('.');
-            if (dot <= 0) {
-                continue;
+        for (int attempt = 1; attempt <= LOAD_ATTEMPTS; attempt++) {
+            DeliveryLedger l = new DeliveryLedger(files, targetKey);
+            if (l.read()) {
+                return l;
             }
-            long seq;
-            try {
-                seq = Long.parseLong(name.substring(0, dot));
-            } catch (NumberFormatException e) {
+        }
+        // never a partial ledger: it would make delivered parts look undelivered
+        throw new IOException(
+                "the delivery ledger "
+                        + files.describe(directory(targetKey))
+                        + " kept changing under "
+                        + LOAD_ATTEMPTS
+                        + " reads (records vanishing: concurrent compactions?)");
+    }
+
+    /** Reads the listing; false if a record vanished meanwhile (a compaction: read again). */
+    private boolean read() throws IOException {
+        String dir = directory(targetKey);
+        List<String> names = files.listFiles(dir);
+        long newestSummary = 0;
+        for (String name : names) {
+            if (name.endsWith(".summary")) {
+                newestSummary = Math.max(newestSummary, sequenceOf(name));
+            }
+        }
+        if (newestSummary > 0) {
+            String path = path(newestSummary, "summary");
+            Optional<byte[]> content = files.read(path);
+            if (content.isEmpty()) {
+                return false;
+            }
+            parseSummary(
+                    newestSummary,
+                    new String(content.get(), StandardCharsets.UTF_8),
+                    files.describe(path));
+        }
+        for (String name : names) {
+            int dot = name.indexOf('.');
+            long seq = sequenceOf(name);
+            if (seq <= 0 || seq <= summarizedThrough) {
                 continue;
             }
             String kind = name.substring(dot + 1);
+            if (!kind.equals("intent") && !kind.equals("outcome") && !kind.equals("copied")) {
+                continue;
+            }
             Optional<byte[]> content = files.read(dir + "/" + name);
             if (content.isEmpty()) {
-                continue;
+                return false;
             }
             String text = new String(content.get(), StandardCharsets.UTF_8);
             switch (kind) {
                 case "intent" ->
-                        l.intents.put(
-                                seq, parseIntent(seq, text, files.describe(dir + "/" + name)));
+                        intents.put(seq, parseIntent(seq, text, files.describe(dir + "/" + name)));
                 case "outcome" ->
-                        l.outcomes.put(
+                        outcomes.put(
                                 seq, parseOutcome(seq, text, files.describe(dir + "/" + name)));
-                case "copied" -> l.copied.add(seq);
-                default -> {}
+                default -> copied.add(seq);
             }
         }
-        return l;
+        return true;
+    }
+
+    /** The sequence of record {@code name} ({@code <seq>.<kind>}), 0 if it is not one. */
+    private static long sequenceOf(String name) {
+        int dot = name.indexOf('.');
+        if (dot <= 0) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(name.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     public String targetKey() {
@@ -99,8 +159,19 @@ public final class DeliveryLedger {
         return List.copyOf(intents.values());
     }
 
+    /** The recorded outcome of delivery {@code sequence} (empty if compacted or unresolved). */
     public Optional<DeliveryOutcome> outcome(long sequence) {
         return Optional.ofNullable(outcomes.get(sequence));
+    }
+
+    /** Whether delivery {@code sequence} has an outcome (recorded, or compacted into a summary). */
+    public boolean isResolved(long sequence) {
+        return outcomes.containsKey(sequence) || (sequence > 0 && sequence <= summarizedThrough);
+    }
+
+    /** The deliveries through this sequence are compacted into a summary (0: none). */
+    public long summarizedThrough() {
+        return summarizedThrough;
     }
 
     /** The delivery recorded but not resolved, if any (at most one). */
@@ -120,7 +191,7 @@ public final class DeliveryLedger {
 
     /** The parts the target received, by name (rows as recorded). */
     public Map<PartName, DeliveredPart> deliveredParts() {
-        Map<PartName, DeliveredPart> out = new TreeMap<>();
+        Map<PartName, DeliveredPart> out = new TreeMap<>(summarizedParts);
         for (DeliveryIntent i : intents.values()) {
             DeliveryOutcome o = outcomes.get(i.sequence());
             if (o != null && o.delivered()) {
@@ -154,7 +225,7 @@ public final class DeliveryLedger {
         if (p.isPresent()) {
             throw new IllegalStateException("delivery " + p.get().id() + " is not resolved yet");
         }
-        long seq = intents.isEmpty() ? 1 : intents.lastKey() + 1;
+        long seq = Math.max(summarizedThrough, intents.isEmpty() ? 0 : intents.lastKey()) + 1;
         String id = "s3mt-" + targetKey + "-" + seq;
         String owner = DeliveryIntent.currentOwner();
         DeliveryIntent intent =
@@ -166,15 +237,7 @@ public final class DeliveryLedger {
         b.append("created_ms\t").append(nowMillis).append('\n');
         b.append("owner\t").append(owner).append('\n');
         for (DeliveredPart part : parts) {
-            b.append("part\t")
-                    .append(part.name())
-                    .append('\t')
-                    .append(part.rows())
-                    .append('\t')
-                    .append(part.bytes())
-                    .append('\t')
-                    .append(part.uuid())
-                    .append('\n');
+            appendPart(b, part);
         }
         String path = path(seq, "intent");
         if (!files.createIfAbsent(path, b.toString().getBytes(StandardCharsets.UTF_8))) {
@@ -238,6 +301,127 @@ public final class DeliveryLedger {
     /** The directory of a delivery's own files (per-part checksums, uuid.txt, the DDL). */
     public String deliveryDirectory(DeliveryIntent intent) {
         return directory(targetKey) + "/" + String.format("%010d", intent.sequence());
+    }
+
+    /**
+     * Compacts the ledger when at least {@code minResolved} resolved deliveries follow the newest
+     * summary: writes the summary through the newest resolved delivery, then deletes what it
+     * replaces (records, per-delivery directories, older summaries). Safe against concurrent
+     * deliverers and readers (see the class comment); a crash part-way leaves records a later
+     * compaction deletes.
+     *
+     * @return the sequence summarized through, or 0 if nothing was compacted
+     */
+    public long compact(int minResolved) throws IOException {
+        long through = summarizedThrough;
+        int resolved = 0;
+        for (long seq : intents.keySet()) {
+            if (!outcomes.containsKey(seq)) {
+                break; // the open delivery, and nothing after it, stays
+            }
+            through = seq;
+            resolved++;
+        }
+        if (resolved < Math.max(1, minResolved)) {
+            return 0;
+        }
+        StringBuilder b = new StringBuilder(SUMMARY_HEADER).append('\n');
+        b.append("through\t").append(through).append('\n');
+        Map<PartName, DeliveredPart> parts = new TreeMap<>(summarizedParts);
+        for (DeliveryIntent i : intents.headMap(through, true).values()) {
+            if (outcomes.get(i.sequence()).delivered()) {
+                for (DeliveredPart p : i.parts()) {
+                    parts.put(p.name(), p);
+                }
+            }
+        }
+        for (DeliveredPart part : parts.values()) {
+            appendPart(b, part);
+        }
+        files.createIfAbsent(
+                path(through, "summary"), b.toString().getBytes(StandardCharsets.UTF_8));
+        // the summary stands: what it replaces can go
+        long previous = summarizedThrough;
+        String dir = directory(targetKey);
+        for (String name : files.listFiles(dir)) {
+            long seq = sequenceOf(name);
+            if (seq > 0 && (seq < through || (seq == through && !name.endsWith(".summary")))) {
+                files.delete(dir + "/" + name);
+            }
+        }
+        for (String sub : files.listDirectories(dir)) {
+            long seq;
+            try {
+                seq = Long.parseLong(sub);
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            if (seq <= through) {
+                deleteTree(dir + "/" + sub);
+            }
+        }
+        summarizedThrough = through;
+        summarizedParts.clear();
+        summarizedParts.putAll(parts);
+        intents.headMap(through, true).clear();
+        outcomes.headMap(through, true).clear();
+        copied.removeIf(seq -> seq <= summarizedThrough);
+        return previous == through ? 0 : through;
+    }
+
+    private void deleteTree(String dir) throws IOException {
+        for (String sub : files.listDirectories(dir)) {
+            deleteTree(dir + "/" + sub);
+        }
+        for (String name : files.listFiles(dir)) {
+            files.delete(dir + "/" + name);
+        }
+    }
+
+    private static void appendPart(StringBuilder b, DeliveredPart part) {
+        b.append("part\t")
+                .append(part.name())
+                .append('\t')
+                .append(part.rows())
+                .append('\t')
+                .append(part.bytes())
+                .append('\t')
+                .append(part.uuid())
+                .append('\n');
+    }
+
+    private void parseSummary(long seq, String text, String where) throws IOException {
+        String[] lines = text.split("\n");
+        if (lines.length < 2 || !lines[0].equals(SUMMARY_HEADER)) {
+            throw new IOException("not a delivery summary: " + where);
+        }
+        long through = -1;
+        for (int i = 1; i < lines.length; i++) {
+            String[] f = lines[i].split("\t");
+            if (f[0].equals("through") && f.length == 2) {
+                through = Long.parseLong(f[1]);
+            } else if (f[0].equals("part") && f.length == 5) {
+                PartName name =
+                        PartName.tryParse(f[1])
+                                .orElseThrow(
+                                        () ->
+                                                new IOException(
+                                                        "bad part name " + f[1] + " in " + where));
+                summarizedParts.put(
+                        name,
+                        new DeliveredPart(
+                                name,
+                                Long.parseLong(f[2]),
+                                Long.parseLong(f[3]),
+                                UUID.fromString(f[4])));
+            } else if (!lines[i].isEmpty()) {
+                throw new IOException("bad line " + (i + 1) + " in " + where + ": " + lines[i]);
+            }
+        }
+        if (through != seq) {
+            throw new IOException("delivery summary " + where + " says it is through " + through);
+        }
+        summarizedThrough = seq;
     }
 
     private static DeliveryIntent parseIntent(long seq, String text, String where)

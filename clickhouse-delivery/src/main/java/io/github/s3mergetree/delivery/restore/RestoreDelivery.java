@@ -609,7 +609,7 @@ public final class RestoreDelivery extends PartDelivery {
         } catch (NumberFormatException e) {
             return false;
         }
-        return DeliveryLedger.load(files, key).outcome(seq).isPresent();
+        return DeliveryLedger.load(files, key).isResolved(seq);
     }
 
     /** The name the manifest gives the delivery's table. */

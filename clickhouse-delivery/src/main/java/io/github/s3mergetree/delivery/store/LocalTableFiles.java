@@ -93,7 +93,19 @@ public final class LocalTableFiles implements TableFiles {
 
     @Override
     public void delete(String path) throws IOException {
-        Files.deleteIfExists(resolve(path));
+        Path p = resolve(path);
+        Files.deleteIfExists(p);
+        // as on an object store, a directory is gone with its last file (up to the table's root)
+        for (Path dir = p.getParent();
+                dir != null && dir.startsWith(root) && !dir.equals(root);
+                dir = dir.getParent()) {
+            try {
+                Files.delete(dir);
+            } catch (java.nio.file.DirectoryNotEmptyException
+                    | java.nio.file.NoSuchFileException e) {
+                break;
+            }
+        }
     }
 
     @Override

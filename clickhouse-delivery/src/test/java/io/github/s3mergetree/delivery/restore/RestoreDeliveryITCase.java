@@ -13,6 +13,7 @@ import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.ClickHouseServerException;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.ledger.DeliveryIntent;
+import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.store.S3TableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
@@ -218,6 +219,42 @@ class RestoreDeliveryITCase {
         // the manifest slot is free again
         assertThat(new S3TableFiles(s3.client(), BUCKET, s.prefix).read(RestoreDelivery.MANIFEST))
                 .isEmpty();
+    }
+
+    @Test
+    void aCompactedLedgerStillKnowsWhatTheTargetHas() throws Exception {
+        Setup s = new Setup("");
+        s.table.insert(0, 3000);
+        s.table.insert(3000, 2000);
+        s.upload();
+        DeliveryOptions options =
+                DeliveryOptions.defaults().withMaxPartsPerDelivery(2).withCompactAfter(2);
+        DeliveryResult r = s.delivery(options).deliverPending();
+        assertThat(r.deliveryIds()).hasSize(3); // 6 parts, 2 per RESTORE
+        s.assertExactly(5000);
+        S3TableFiles files = new S3TableFiles(s3.client(), BUCKET, s.prefix);
+        DeliveryLedger ledger = s.delivery(options).ledger();
+        assertThat(ledger.summarizedThrough()).isEqualTo(3);
+        String dir = DeliveryLedger.directory(ledger.targetKey());
+        assertThat(files.listFiles(dir))
+                .as("records through the summary are gone")
+                .containsExactly("0000000003.summary");
+        assertThat(files.listDirectories(dir))
+                .as("the deliveries' own files (checksums.txt with uuid.txt, table.sql) are gone")
+                .isEmpty();
+        // a merge of delivered parts in the written table sends nothing: the summary knows them
+        s.table.table().optimizeFinal(false);
+        s.upload();
+        assertThat(s.delivery(options).deliverPending().isEmpty()).isTrue();
+        s.assertExactly(5000);
+        // a new commit: only its parts go, under the next id
+        s.table.insert(5000, 1000);
+        s.upload();
+        DeliveryResult again = s.delivery(options).deliverPending();
+        assertThat(again.rows()).isEqualTo(1000);
+        assertThat(again.deliveryIds().get(0)).endsWith("-4");
+        s.assertExactly(6000);
+        assertCheckPasses(s.live);
     }
 
     /** Differential: ClickHouse's own BACKUP lists every file with the checksum we compute. */

@@ -81,17 +81,8 @@ public final class DeliverCommand implements Subcommand {
                                 "--resolve"),
                         Set.of("--s3-path-style", "--verbose"),
                         Set.of());
-        String haltAt = System.getProperty("s3mergetree.deliver.halt-at");
-        if (haltAt != null) {
-            // for crash tests only: stop the JVM dead at that point of the protocol, as kill -9
-            // would (no finally blocks, no shutdown hooks)
-            DeliveryFaultPoints.install(
-                    p -> {
-                        if (p.equals(haltAt)) {
-                            Runtime.getRuntime().halt(137);
-                        }
-                    });
-        }
+        // for crash tests only: -Ds3mergetree.deliver.halt-at=POINT stops the JVM dead there
+        DeliveryFaultPoints.haltAtFromSystemProperty();
         String tablePath = a.required("--table-path");
         ClickHouseEndpoint endpoint;
         TableName tableName;

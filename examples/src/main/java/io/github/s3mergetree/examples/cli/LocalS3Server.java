@@ -43,7 +43,7 @@ public final class LocalS3Server implements AutoCloseable {
         BlobStoreContext context = blobStore(root);
         S3Proxy proxy =
                 S3Proxy.builder()
-                        .blobStore(context.getBlobStore())
+                        .blobStore(new AtomicConditionalPuts(context.getBlobStore()))
                         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
                         .endpoint(URI.create("http://127.0.0.1:" + port))
                         .ignoreUnknownHeaders(true)

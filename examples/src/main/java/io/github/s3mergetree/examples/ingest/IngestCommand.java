@@ -14,8 +14,8 @@ import io.github.s3mergetree.examples.cli.Subcommand;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.source.s3.S3Source;
-import io.github.s3mergetree.source.s3.enumerator.FailedObjectsReport;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
@@ -93,6 +93,8 @@ public final class IngestCommand implements Subcommand {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        // for crash tests only: -Ds3mergetree.deliver.halt-at=POINT stops the JVM dead there
+        io.github.s3mergetree.delivery.DeliveryFaultPoints.haltAtFromSystemProperty();
         DeliveryCliOptions.Split split = DeliveryCliOptions.split(args);
         IngestOptions o = IngestOptions.parse(split.rest());
         return new Run(o, split.delivery(), out, err).execute();
@@ -171,6 +173,9 @@ public final class IngestCommand implements Subcommand {
         private final IngestOptions o;
         private final DeliveryCliOptions deliveryOptions;
         private ClientDelivery delivery;
+        private TableStorage storage;
+        private io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.Opened
+                deliveryOpened;
         private final PrintStream out;
         private final PrintStream err;
         private GracefulStop stop;
@@ -207,7 +212,8 @@ public final class IngestCommand implements Subcommand {
             // the form the engine stores and compares (normalized by the DDL parser)
             String storedForm = parseDdl(ddl).ddl();
             TableSchema schema = TableSchema.parse(ddl);
-            checkTableDirectory(storedForm);
+            storage = o.tableStorage();
+            checkTable(storage, storedForm);
             IngestSettings settings = IngestSettings.parse(o.settings());
             S3Source<Block> source = IngestPipeline.source(o, schema, settings);
             sourceForNames = source;
@@ -233,11 +239,12 @@ public final class IngestCommand implements Subcommand {
             io.github.s3mergetree.delivery.PartDelivery partDelivery = null;
             if (deliveryOptions != null) {
                 // fail before the job starts when the target does not fit
-                partDelivery =
+                deliveryOpened =
                         deliveryOptions.open(
-                                new io.github.s3mergetree.delivery.store.LocalTableFiles(
-                                        o.tablePath()),
-                                schema);
+                                storage,
+                                storedForm,
+                                new org.apache.flink.configuration.Configuration());
+                partDelivery = deliveryOpened.delivery();
                 partDelivery.check();
                 err.println("delivering every commit into " + partDelivery.target());
             }
@@ -249,21 +256,47 @@ public final class IngestCommand implements Subcommand {
                                 + "); nothing written");
                 return 0;
             }
-            // from here on the table directory is written to
+            // from here on the table is written to
             String key = IngestPipeline.ingestKey(o);
-            Files.createDirectories(o.tablePath());
-            try (TableStore store = TableStore.local(o.tablePath().toString())) {
+            if (storage.isLocal()) {
+                Files.createDirectories(Path.of(storage.describe()));
+            }
+            try (TableStore store = storage.openStore()) {
                 MergeTreeTable.createIfAbsent(store, storedForm);
             }
-            IngestState state = IngestState.open(o.tablePath(), key);
             if (partDelivery != null) {
                 delivery = new ClientDelivery(partDelivery, err, DELIVERY_INTERVAL);
             }
-            try (IngestState.RunLock lock = state.lockRun()) {
+            try (IngestState state =
+                            IngestState.open(
+                                    storage, o.tablePath(), key, o.checkpointDir(), o.tableS3());
+                    TableStore progressStore = storage.openStore();
+                    IngestState.RunLock lock = state.lockRun()) {
+                if (state.snapshotsOnS3()) {
+                    // this process reads the job's failed-objects report and, when the job runs
+                    // embedded, writes its checkpoints: Flink's S3 file system, on the table's S3
+                    Configuration fs = new Configuration();
+                    for (String kv : o.flinkConfig()) {
+                        int eq = kv.indexOf('=');
+                        if (eq > 0) {
+                            fs.setString(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                        }
+                    }
+                    FlinkFileSystems.configureS3(fs, o.tableS3());
+                    FlinkFileSystems.initializeWithS3Plugin(fs);
+                }
                 if (delivery != null) {
                     delivery.start();
                 }
-                int code = run(state, schema, settings, source, sink, listing);
+                int code =
+                        run(
+                                state,
+                                new TableProgress(progressStore),
+                                schema,
+                                settings,
+                                source,
+                                sink,
+                                listing);
                 if (delivery != null) {
                     long[] totals = delivery.finish();
                     err.printf(
@@ -278,6 +311,9 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.close();
                 }
+                if (deliveryOpened != null) {
+                    deliveryOpened.close();
+                }
                 if (describer != null) {
                     describer.close();
                 }
@@ -286,6 +322,7 @@ public final class IngestCommand implements Subcommand {
 
         private int run(
                 IngestState state,
+                TableProgress progress,
                 TableSchema schema,
                 IngestSettings settings,
                 S3Source<Block> listed,
@@ -293,7 +330,6 @@ public final class IngestCommand implements Subcommand {
                 ObjectPreflight.Listing listing)
                 throws Exception {
             String key = IngestPipeline.ingestKey(o);
-            TableProgress progress = new TableProgress(o.tablePath());
             if (state.partLogStart().isEmpty()) {
                 state.setPartLogStart(progress.partLogLines());
             }
@@ -339,14 +375,14 @@ public final class IngestCommand implements Subcommand {
                     resume = plan.splits();
                 }
             }
-            Files.deleteIfExists(state.runReport());
+            state.deleteRunReport();
             S3Source<Block> source =
                     IngestPipeline.source(o, schema, settings, state.runReport(), resume);
 
             Configuration conf = flinkConfiguration(state);
-            StreamExecutionEnvironment env = environment(conf);
+            StreamExecutionEnvironment env = environment(conf, state);
             IngestPipeline.addTo(env, source, sink, o);
-            stop.setSavepointDirectory(state.savepointsDirectory().toUri().toString());
+            stop.setSavepointDirectory(state.savepointsUri());
             if (!stop.beginSubmit()) {
                 return stoppedBeforeTheJob(progress, logStart);
             }
@@ -372,7 +408,7 @@ public final class IngestCommand implements Subcommand {
                                     resume == null
                                             ? "fresh start"
                                             : "reading " + resume.size() + " resumed splits"),
-                    o.tablePath());
+                    storage.describe());
 
             Instant readingStart;
             try {
@@ -424,7 +460,7 @@ public final class IngestCommand implements Subcommand {
                 Instant readingStart,
                 boolean stopped)
                 throws IOException {
-            List<S3ObjectSplit> failed = FailedObjectsReport.read(state.runReport().toString());
+            List<S3ObjectSplit> failed = state.runFailedObjects();
             boolean bounded = !o.continuous() && !stopped;
             if (bounded) {
                 if (failed.isEmpty()) {
@@ -612,32 +648,45 @@ public final class IngestCommand implements Subcommand {
             }
         }
 
-        private void checkTableDirectory(String ddl) throws IOException {
-            Path table = o.tablePath();
-            if (Files.exists(table) && !Files.isDirectory(table)) {
-                throw new IllegalArgumentException(
-                        "--table-path " + table + " exists and is not a directory");
-            }
-            Path stored = table.resolve(TableKeys.METADATA_DIR).resolve(TableKeys.DDL_FILE);
-            if (Files.isRegularFile(stored)) {
-                String existing = Files.readString(stored, StandardCharsets.UTF_8);
-                if (!existing.strip().equals(ddl.strip())) {
+        /**
+         * Refuses a table path that is not a table of this DDL: a file, a table with another DDL, a
+         * non-empty directory or prefix that is not a table.
+         */
+        private void checkTable(TableStorage storage, String ddl) throws IOException {
+            if (storage.isLocal()) {
+                Path table = Path.of(storage.describe());
+                if (Files.exists(table) && !Files.isDirectory(table)) {
                     throw new IllegalArgumentException(
-                            "the table directory "
-                                    + table
-                                    + " was created with a different DDL (see "
-                                    + stored
-                                    + ")");
+                            "--table-path " + table + " exists and is not a directory");
                 }
-            } else if (Files.isDirectory(table)) {
-                try (var s = Files.list(table)) {
-                    if (s.findAny().isPresent()) {
+                if (!Files.exists(table)) {
+                    return;
+                }
+            }
+            try (TableStore store = storage.openStore()) {
+                Optional<String> existing = MergeTreeTable.storedDdl(store);
+                if (existing.isPresent()) {
+                    if (!existing.get().strip().equals(ddl.strip())) {
                         throw new IllegalArgumentException(
-                                "--table-path "
-                                        + table
-                                        + " is a non-empty directory that is not a table"
-                                        + " directory");
+                                "the table "
+                                        + storage.describe()
+                                        + " was created with a different DDL (see "
+                                        + store.describe(
+                                                TableKeys.METADATA_DIR + "/" + TableKeys.DDL_FILE)
+                                        + ")");
                     }
+                } else if (!store.list("").isEmpty()) {
+                    throw new IllegalArgumentException(
+                            "--table-path "
+                                    + storage.describe()
+                                    + (storage.isLocal()
+                                            ? " is a non-empty directory that is not a table"
+                                                    + " directory"
+                                            : " holds objects but is not a table (no "
+                                                    + TableKeys.METADATA_DIR
+                                                    + "/"
+                                                    + TableKeys.DDL_FILE
+                                                    + ")"));
                 }
             }
         }
@@ -650,12 +699,8 @@ public final class IngestCommand implements Subcommand {
                 SourceCountersReporter.install(conf);
             }
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, o.checkpointInterval());
-            conf.set(
-                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-                    state.checkpointsDirectory().toUri().toString());
-            conf.set(
-                    CheckpointingOptions.SAVEPOINT_DIRECTORY,
-                    state.savepointsDirectory().toUri().toString());
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, state.checkpointsUri());
+            conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, state.savepointsUri());
             conf.set(
                     CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                     ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
@@ -664,9 +709,7 @@ public final class IngestCommand implements Subcommand {
             conf.set(
                     RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
                     Duration.ofSeconds(2));
-            Optional<Path> snapshot = state.latestSnapshot();
-            snapshot.ifPresent(
-                    p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString()));
+            state.latestSnapshot().ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));
             for (String kv : o.flinkConfig()) {
                 int eq = kv.indexOf('=');
                 if (eq <= 0) {
@@ -678,8 +721,14 @@ public final class IngestCommand implements Subcommand {
             return conf;
         }
 
-        private StreamExecutionEnvironment environment(Configuration conf) throws IOException {
+        private StreamExecutionEnvironment environment(Configuration conf, IngestState state)
+                throws IOException {
             if (o.jobmanager() == null) {
+                if (state.snapshotsOnS3()) {
+                    // the embedded cluster writes its checkpoints to S3 from this JVM
+                    FlinkFileSystems.configureS3(conf, o.tableS3());
+                    FlinkFileSystems.initializeWithS3Plugin(conf);
+                }
                 int p =
                         o.parallelism() != null
                                 ? o.parallelism()

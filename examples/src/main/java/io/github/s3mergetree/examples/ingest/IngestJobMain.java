@@ -31,6 +31,9 @@ public final class IngestJobMain {
     private IngestJobMain() {}
 
     public static void main(String[] args) throws Exception {
+        // for crash tests only: -Ds3mergetree.deliver.halt-at=POINT stops the JVM dead there (the
+        // delivery operator runs in this JVM only on a local MiniCluster)
+        io.github.s3mergetree.delivery.DeliveryFaultPoints.haltAtFromSystemProperty();
         DeliveryCliOptions.Split split = DeliveryCliOptions.split(List.of(args));
         IngestOptions o = IngestOptions.parse(split.rest());
         String ddl = Files.readString(o.tableDdlFile(), StandardCharsets.UTF_8);

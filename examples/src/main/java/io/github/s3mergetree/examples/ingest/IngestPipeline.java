@@ -5,6 +5,7 @@ import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
@@ -72,7 +73,7 @@ public final class IngestPipeline {
             IngestOptions o,
             TableSchema schema,
             IngestSettings settings,
-            @Nullable java.nio.file.Path failedObjectsReport,
+            @Nullable String failedObjectsReport,
             @Nullable List<S3ObjectSplit> splits) {
         Configuration conf = new Configuration();
         // the command lists the objects itself (ObjectPreflight, with its own messages): the
@@ -80,7 +81,7 @@ public final class IngestPipeline {
         conf.set(S3SourceOptions.VALIDATE_ON_BUILD, false);
         settings.source().forEach(conf::setString);
         if (failedObjectsReport != null) {
-            conf.set(S3SourceOptions.FAILED_OBJECTS_REPORT, failedObjectsReport.toString());
+            conf.set(S3SourceOptions.FAILED_OBJECTS_REPORT, failedObjectsReport);
             if (!conf.contains(S3SourceOptions.FAILED_OBJECTS)) {
                 conf.set(S3SourceOptions.FAILED_OBJECTS, S3SourceOptions.FailedObjects.PARK);
             }
@@ -132,24 +133,24 @@ public final class IngestPipeline {
             String ddl,
             IngestSettings settings,
             io.github.s3mergetree.examples.cli.DeliveryCliOptions delivery) {
-        MergeTreeSinkBuilder<Block> b =
-                MergeTreeSink.forBlocks()
-                        .setTablePath(o.tablePath().toString())
-                        .setDdl(ddl)
-                        .setSettings(settings.sink())
-                        .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
-                        .setSinkId("ingest-" + ingestKey(o));
+        MergeTreeSinkBuilder<Block> b = MergeTreeSink.forBlocks().setTablePath(o.tablePath());
+        if (o.tableOnS3()) {
+            // the table's own S3 settings (the source's unless --table-s3-* overrides them)
+            TableLocation.S3Settings t = o.tableS3();
+            b.setTableS3(
+                    t.endpoint() == null ? null : t.endpoint().toString(),
+                    t.region(),
+                    t.pathStyle());
+            if (t.accessKey() != null) {
+                b.setTableCredentials(t.accessKey(), t.secretKey());
+            }
+        }
+        b.setDdl(ddl)
+                .setSettings(settings.sink())
+                .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
+                .setSinkId("ingest-" + ingestKey(o));
         if (delivery != null) {
-            b.setOption(MergeTreeSinkOptions.CLICKHOUSE_URL, delivery.url())
-                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE, delivery.table())
-                    .setOption(MergeTreeSinkOptions.CLICKHOUSE_USER, delivery.user())
-                    .setOption(MergeTreeSinkOptions.DELIVER, delivery.method());
-            if (delivery.password() != null) {
-                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD, delivery.password());
-            }
-            if (delivery.tableDir() != null) {
-                b.setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR, delivery.tableDir());
-            }
+            delivery.applyTo(b);
         }
         return b.build();
     }
@@ -169,7 +170,7 @@ public final class IngestPipeline {
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "S3 " + o.source())
                 .uid("s3-source")
                 .sinkTo(sink)
-                .name("MergeTree " + o.tablePath().getFileName())
+                .name("MergeTree " + o.tableName())
                 .uid("mergetree-sink");
     }
 }

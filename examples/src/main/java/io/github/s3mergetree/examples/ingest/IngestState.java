@@ -1,98 +1,211 @@
 package io.github.s3mergetree.examples.ingest;
 
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.TableKeys;
+import io.github.s3mergetree.examples.cli.RunDirectories;
+import io.github.s3mergetree.objectstore.ObjectSummary;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.source.s3.enumerator.FailedObjectsReport;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
- * What one ingest (see {@link IngestPipeline#ingestKey}) keeps between runs, in {@code
- * <table>/s3mergetree_metadata/ingest-<key>/} (ClickHouse ignores that directory):
+ * What one ingest (see {@link IngestPipeline#ingestKey}) keeps between runs, beside the table in
+ * {@code s3mergetree_metadata/ingest-<key>/} (ClickHouse ignores that prefix) — on S3 for an S3
+ * table, so that nothing of an ingest depends on the disk of the host that ran it:
  *
  * <ul>
  *   <li>{@code ingest.properties}: where the part log stood when the ingest first started (so the
  *       summary counts this ingest's rows across re-runs), the last job id, and whether it
  *       finished;
  *   <li>{@code checkpoints/} and {@code savepoints/}: Flink's retained checkpoints and the
- *       savepoints of graceful stops. A re-run resumes from the newest one, so a run killed at any
- *       moment (kill -9 included) is finished exactly once by the next: source positions and the
- *       sink's pending commits come from the same snapshot, and commits are idempotent (dedup
- *       tokens);
- *   <li>{@code failed-objects.run.json}: the running job's list of parked objects (the source's
- *       {@code s3.failed-objects.report});
- *   <li>{@code failed-objects.json}: the objects the last finished run could not read, each with
- *       its error, position and committed rows. While it exists the ingest is not finished: the
- *       next run reads exactly what is missing of them ({@link FailedObjectsResume}).
+ *       savepoints of graceful stops (under {@code --checkpoint-dir}{@code /ingest-<key>/} when
+ *       that is given). A re-run resumes from the newest one, so a run killed at any moment (kill
+ *       -9 included) is finished exactly once by the next: source positions and the sink's pending
+ *       commits come from the same snapshot, and commits are idempotent (dedup tokens);
+ *   <li>{@code failed-objects.run.json} (beside the checkpoints: the job writes it through Flink's
+ *       file systems): the running job's list of parked objects (the source's {@code
+ *       s3.failed-objects.report});
+ *   <li>{@code failed-objects.json} (there too): the objects the last finished run could not read,
+ *       each with its error, position and committed rows. While it exists the ingest is not
+ *       finished: the next run reads exactly what is missing of them ({@link FailedObjectsResume}).
  * </ul>
+ *
+ * <p>"Newest" is the highest checkpoint id, read from each snapshot's {@code _metadata} (Flink's
+ * header: magic number, version, checkpoint id), not a modification time: S3 lists times in whole
+ * seconds, and restoring a snapshot older than the last commit would write the rows committed since
+ * then a second time (under the new job's dedup tokens). Checkpoint ids only grow along a chain of
+ * restores, savepoints included.
  */
-public final class IngestState {
+public final class IngestState implements AutoCloseable {
     private static final String FILE = "ingest.properties";
-    private final Path dir;
+    private static final String RUN_REPORT = "failed-objects.run.json";
+    private static final String FAILED_OBJECTS = "failed-objects.json";
+    private static final String METADATA = "_metadata";
+
+    /** Flink's checkpoint metadata header ({@code Checkpoints.HEADER_MAGIC_NUMBER}). */
+    private static final int METADATA_MAGIC = 0x4960672d;
+
+    private final TableStore store;
+    private final String prefix;
+    private final TableStore snapshots;
+    private final String snapshotsPrefix;
+    private final String snapshotsUri;
+    private final Path lockFile;
     private final Properties props = new Properties();
 
-    private IngestState(Path dir) {
-        this.dir = dir;
+    private IngestState(
+            TableStore store,
+            String prefix,
+            TableStore snapshots,
+            String snapshotsPrefix,
+            String snapshotsUri,
+            Path lockFile) {
+        this.store = store;
+        this.prefix = prefix;
+        this.snapshots = snapshots;
+        this.snapshotsPrefix = snapshotsPrefix;
+        this.snapshotsUri = snapshotsUri;
+        this.lockFile = lockFile;
     }
 
-    /** Opens (creating) the state of ingest {@code key} of the table at {@code tablePath}. */
+    /** Opens (creating) the state of ingest {@code key} of the local table at {@code tablePath}. */
     public static IngestState open(Path tablePath, String key) throws IOException {
-        Path dir = tablePath.resolve(TableKeys.METADATA_DIR).resolve("ingest-" + key);
-        Files.createDirectories(dir);
-        IngestState s = new IngestState(dir);
-        Path f = dir.resolve(FILE);
-        if (Files.exists(f)) {
-            try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-                s.props.load(r);
-            }
+        String dir = tablePath.toAbsolutePath().normalize().toString();
+        return open(
+                TableLocation.parse(dir, TableLocation.S3Settings.defaults()),
+                dir,
+                key,
+                null,
+                TableLocation.S3Settings.defaults());
+    }
+
+    /**
+     * Opens (creating) the state of ingest {@code key} of the table {@code table} (at {@code
+     * tableLocation}, as given); checkpoints go under {@code checkpointDir} ({@code s3://…}, {@code
+     * file:///…} or an absolute directory, reached with {@code s3} for S3) if it is not null. The
+     * caller closes it.
+     */
+    public static IngestState open(
+            TableStorage table,
+            String tableLocation,
+            String key,
+            String checkpointDir,
+            TableLocation.S3Settings s3)
+            throws IOException {
+        String dir = "ingest-" + key;
+        String prefix = TableKeys.METADATA_DIR + "/" + dir + "/";
+        TableStore store = table.openStore();
+        TableStore snapshots;
+        String snapshotsPrefix;
+        String snapshotsUri;
+        if (checkpointDir == null) {
+            snapshots = store;
+            snapshotsPrefix = prefix;
+            snapshotsUri = uri(tableLocation) + "/" + prefix.substring(0, prefix.length() - 1);
+        } else {
+            snapshots = TableLocation.parse(checkpointDir, s3).openStore();
+            snapshotsPrefix = dir + "/";
+            snapshotsUri = uri(checkpointDir) + "/" + dir;
+        }
+        Path lockFile;
+        if (table.isLocal()) {
+            Path d = Path.of(table.describe()).resolve(TableKeys.METADATA_DIR).resolve(dir);
+            Files.createDirectories(d);
+            lockFile = d.resolve("run.lock");
+        } else {
+            // S3 has no locks: runs of this ingest on this host exclude each other here
+            Path d = RunDirectories.base().resolve("ingest-locks");
+            Files.createDirectories(d);
+            lockFile = d.resolve(sha(table.describe() + "\n" + key) + ".lock");
+        }
+        IngestState s =
+                new IngestState(store, prefix, snapshots, snapshotsPrefix, snapshotsUri, lockFile);
+        Optional<byte[]> saved = store.readIfExists(prefix + FILE);
+        if (saved.isPresent()) {
+            s.props.load(
+                    new InputStreamReader(
+                            new ByteArrayInputStream(saved.get()), StandardCharsets.UTF_8));
         }
         return s;
     }
 
-    public Path directory() {
-        return dir;
+    /** The Flink URI of a location: {@code s3://…} as is, a directory as {@code file:///…}. */
+    private static String uri(String location) {
+        String l = location;
+        while (l.endsWith("/")) {
+            l = l.substring(0, l.length() - 1);
+        }
+        if (TableLocation.isS3(l)) {
+            return l;
+        }
+        if (l.startsWith("file:")) {
+            return Path.of(java.net.URI.create(l)).toUri().toString().replaceAll("/$", "");
+        }
+        return Path.of(l).toUri().toString().replaceAll("/$", "");
     }
 
-    public Path checkpointsDirectory() {
-        return dir.resolve("checkpoints");
+    /** Where this ingest's state lives, for messages. */
+    public String directory() {
+        return store.describe(prefix.substring(0, prefix.length() - 1));
     }
 
-    public Path savepointsDirectory() {
-        return dir.resolve("savepoints");
+    /** Flink's checkpoint directory of this ingest ({@code s3://…} or {@code file:///…}). */
+    public String checkpointsUri() {
+        return snapshotsUri + "/checkpoints";
     }
 
-    /** The running job's report of parked objects. */
-    public Path runReport() {
-        return dir.resolve("failed-objects.run.json");
+    /** Flink's savepoint directory of this ingest. */
+    public String savepointsUri() {
+        return snapshotsUri + "/savepoints";
     }
 
-    /** The objects the last finished run could not read. */
-    public Path failedObjectsFile() {
-        return dir.resolve("failed-objects.json");
+    /** Whether checkpoints and savepoints go to S3 (Flink needs its S3 file system then). */
+    public boolean snapshotsOnS3() {
+        return TableLocation.isS3(snapshotsUri);
+    }
+
+    /** The running job's report of parked objects, as a Flink file system URI. */
+    public String runReport() {
+        return snapshotsUri + "/" + RUN_REPORT;
+    }
+
+    /** Removes the report of an earlier run (before a job starts that writes a new one). */
+    public void deleteRunReport() throws IOException {
+        snapshots.delete(snapshotsPrefix + RUN_REPORT);
+    }
+
+    /** The parked splits the running (or just ended) job reported; empty when none. */
+    public List<S3ObjectSplit> runFailedObjects() throws IOException {
+        return FailedObjectsReport.read(runReport());
     }
 
     /** The parked splits of the last finished run; empty when it read everything. */
     public List<S3ObjectSplit> failedObjects() throws IOException {
-        return FailedObjectsReport.read(failedObjectsFile().toString());
+        return FailedObjectsReport.read(snapshotsUri + "/" + FAILED_OBJECTS);
     }
 
     /**
@@ -101,9 +214,16 @@ public final class IngestState {
      * resume).
      */
     public void recordFailedObjects() throws IOException {
-        move(runReport(), failedObjectsFile());
-        deleteRecursively(checkpointsDirectory());
-        deleteRecursively(savepointsDirectory());
+        byte[] report =
+                snapshots
+                        .readIfExists(snapshotsPrefix + RUN_REPORT)
+                        .orElseThrow(
+                                () ->
+                                        new FileNotFoundException(
+                                                snapshots.describe(snapshotsPrefix + RUN_REPORT)));
+        snapshots.put(snapshotsPrefix + FAILED_OBJECTS, report);
+        snapshots.delete(snapshotsPrefix + RUN_REPORT);
+        deleteSnapshots();
     }
 
     /**
@@ -117,10 +237,9 @@ public final class IngestState {
         props.remove("jobmanager");
         props.setProperty("part_log_start", Long.toString(partLogLines));
         save();
-        deleteRecursively(checkpointsDirectory());
-        deleteRecursively(savepointsDirectory());
-        Files.deleteIfExists(failedObjectsFile());
-        Files.deleteIfExists(runReport());
+        deleteSnapshots();
+        snapshots.delete(snapshotsPrefix + FAILED_OBJECTS);
+        snapshots.delete(snapshotsPrefix + RUN_REPORT);
     }
 
     /** Whether a previous run finished the (bounded) ingest. */
@@ -161,42 +280,70 @@ public final class IngestState {
     public void markFinished() throws IOException {
         props.setProperty("finished", "true");
         save();
-        deleteRecursively(checkpointsDirectory());
-        deleteRecursively(savepointsDirectory());
-        Files.deleteIfExists(failedObjectsFile());
-        Files.deleteIfExists(runReport());
+        deleteSnapshots();
+        snapshots.delete(snapshotsPrefix + FAILED_OBJECTS);
+        snapshots.delete(snapshotsPrefix + RUN_REPORT);
     }
 
     /**
-     * The newest complete checkpoint or savepoint (a directory holding {@code _metadata}) of any
-     * earlier run, to resume from.
+     * Deletes the checkpoints and savepoints. Flink may still be discarding the checkpoints of a
+     * job that has just finished (asynchronously, after the job's result): the store's deletes take
+     * keys vanishing meanwhile as deleted.
      */
-    public Optional<Path> latestSnapshot() throws IOException {
-        if (!Files.isDirectory(dir)) {
+    private void deleteSnapshots() throws IOException {
+        snapshots.deletePrefix(snapshotsPrefix + "checkpoints/");
+        snapshots.deletePrefix(snapshotsPrefix + "savepoints/");
+    }
+
+    /**
+     * The complete checkpoint or savepoint (a directory holding {@code _metadata}) with the highest
+     * checkpoint id of any earlier run, as a Flink URI to resume from.
+     */
+    public Optional<String> latestSnapshot() throws IOException {
+        String best = null;
+        long bestId = Long.MIN_VALUE;
+        for (ObjectSummary o : snapshots.list(snapshotsPrefix)) {
+            String key = o.key();
+            if (!key.endsWith("/" + METADATA)) {
+                continue;
+            }
+            Optional<Long> id = checkpointId(key);
+            if (id.isPresent() && (best == null || id.get() > bestId)) {
+                best = key;
+                bestId = id.get();
+            }
+        }
+        if (best == null) {
             return Optional.empty();
         }
-        try (Stream<Path> s = Files.walk(dir, 4)) {
-            return s.filter(p -> p.getFileName().toString().equals("_metadata"))
-                    .filter(Files::isRegularFile)
-                    .map(p -> Map.entry(p, modified(p)))
-                    .filter(e -> e.getValue().isPresent())
-                    .max(Comparator.comparing(e -> e.getValue().get()))
-                    .map(e -> e.getKey().getParent());
+        String relative =
+                best.substring(snapshotsPrefix.length(), best.length() - METADATA.length() - 1);
+        return Optional.of(snapshotsUri + "/" + relative);
+    }
+
+    /**
+     * The checkpoint id in the header of {@code _metadata} object {@code key}; empty if it vanished
+     * meanwhile (a checkpoint Flink discarded) or is cut short (one being written).
+     */
+    private Optional<Long> checkpointId(String key) throws IOException {
+        try (InputStream in = snapshots.openStream(key);
+                DataInputStream d = new DataInputStream(in)) {
+            int magic = d.readInt();
+            if (magic != METADATA_MAGIC) {
+                throw new IOException(
+                        snapshots.describe(key)
+                                + " is not a Flink checkpoint's metadata (magic number 0x"
+                                + Integer.toHexString(magic)
+                                + ")");
+            }
+            d.readInt(); // the metadata version
+            return Optional.of(d.readLong());
+        } catch (FileNotFoundException | NoSuchFileException | EOFException e) {
+            return Optional.empty();
         }
     }
 
-    /** When {@code p} was modified; empty if it is gone meanwhile (a discarded checkpoint). */
-    private static Optional<java.nio.file.attribute.FileTime> modified(Path p) {
-        try {
-            return Optional.of(Files.getLastModifiedTime(p));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Held while a run of this ingest is active (an exclusive lock on {@code run.lock}). */
+    /** Held while a run of this ingest is active (an exclusive lock on a local lock file). */
     public interface RunLock extends AutoCloseable {
         @Override
         void close() throws IOException;
@@ -204,14 +351,13 @@ public final class IngestState {
 
     /**
      * Takes the run lock; {@link IllegalStateException} if another process runs this ingest now
-     * (two runs would restore the same checkpoint and write its rows twice).
+     * (two runs would restore the same checkpoint and write its rows twice). For a local table the
+     * lock file is in the table's directory; for an S3 table it is in this host's run directory, so
+     * it excludes the runs of this host only.
      */
     public RunLock lockRun() throws IOException {
         FileChannel ch =
-                FileChannel.open(
-                        dir.resolve("run.lock"),
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE);
+                FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = ch.tryLock();
@@ -221,9 +367,7 @@ public final class IngestState {
         if (lock == null) {
             ch.close();
             throw new IllegalStateException(
-                    "this ingest is already running in another process (lock "
-                            + dir.resolve("run.lock")
-                            + ")");
+                    "this ingest is already running in another process (lock " + lockFile + ")");
         }
         FileLock held = lock;
         return () -> {
@@ -236,54 +380,29 @@ public final class IngestState {
     }
 
     private void save() throws IOException {
-        Path tmp = dir.resolve(FILE + ".tmp");
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (OutputStreamWriter w = new OutputStreamWriter(b, StandardCharsets.UTF_8)) {
             props.store(w, "s3-mergetree ingest state");
         }
-        move(tmp, dir.resolve(FILE));
+        // one PUT (S3) or a write renamed into place (POSIX): never half a file
+        store.put(prefix + FILE, b.toByteArray());
     }
 
-    private static void move(Path from, Path to) throws IOException {
+    @Override
+    public void close() {
+        if (snapshots != store) {
+            snapshots.close();
+        }
+        store.close();
+    }
+
+    private static String sha(String s) {
         try {
-            Files.move(
-                    from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    /**
-     * Deletes {@code p} and everything below it. Flink may still be discarding the checkpoints of a
-     * job that has just finished (asynchronously, after the job's result): files and directories
-     * vanishing meanwhile are not an error, the walk is simply done again.
-     */
-    private static void deleteRecursively(Path p) throws IOException {
-        for (int attempt = 1; Files.exists(p); attempt++) {
-            try (Stream<Path> s = Files.walk(p)) {
-                for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(q);
-                }
-                return;
-            } catch (NoSuchFileException | DirectoryNotEmptyException e) {
-                concurrentlyChanged(attempt, e);
-            } catch (UncheckedIOException e) {
-                if (!(e.getCause() instanceof NoSuchFileException)) {
-                    throw e;
-                }
-                concurrentlyChanged(attempt, e.getCause());
-            }
-        }
-    }
-
-    private static void concurrentlyChanged(int attempt, Exception e) throws IOException {
-        if (attempt >= 50) {
-            throw new IOException("cannot delete a directory that keeps changing", e);
-        }
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while deleting", ie);
+            byte[] h =
+                    MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(h, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -56,8 +56,14 @@ public final class TableProgress {
     private Instant last;
     private Instant lastNewPart;
 
+    /** The progress of the table in directory {@code table}. */
     public TableProgress(Path table) {
-        this.store = TableStore.local(table.toAbsolutePath().toString());
+        this(TableStore.local(table.toAbsolutePath().toString()));
+    }
+
+    /** The progress of the table in {@code store} (the caller closes the store). */
+    public TableProgress(TableStore store) {
+        this.store = store;
         this.log = PartLog.of(store);
     }
 

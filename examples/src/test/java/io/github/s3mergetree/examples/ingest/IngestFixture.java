@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.AttachStatements;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -106,6 +108,11 @@ final class IngestFixture implements AutoCloseable {
     }
 
     List<String> ingestArgs(Path table, String... extra) {
+        return ingestArgs(table.toString(), extra);
+    }
+
+    /** The ingest's arguments for table path {@code table} ({@code s3://…} or a directory). */
+    List<String> ingestArgs(String table, String... extra) {
         List<String> a =
                 new ArrayList<>(
                         List.of(
@@ -117,7 +124,7 @@ final class IngestFixture implements AutoCloseable {
                                 "--table-ddl-file",
                                 ddlFile.toString(),
                                 "--table-path",
-                                table.toString(),
+                                table,
                                 "--s3-endpoint",
                                 server.endpoint().toString(),
                                 "--s3-access-key",
@@ -229,25 +236,46 @@ final class IngestFixture implements AutoCloseable {
                         Clock.systemUTC());
         try (ChDb ch = ChDb.start(root.resolve("chdb-" + System.nanoTime()))) {
             ch.execute(PostsGenerator.DDL);
-            ch.execute(PostsGenerator.DDL.replace("CREATE TABLE posts", "CREATE TABLE ref"));
             for (ActivePart p : t.activeParts()) {
                 ch.attachPart("posts", table.resolve(p.name().toString()));
             }
-            ch.assertCheckTablePasses("posts");
-            Path userFiles = ch.userFilesDir();
-            Files.createDirectories(userFiles);
-            for (Path f : files) {
-                Files.copy(f, userFiles.resolve(f.getFileName()));
-                ch.execute(
-                        "INSERT INTO ref SELECT * FROM file('" + f.getFileName() + "', Parquet)");
-            }
-            assertThat(ch.queryLong("SELECT count() FROM posts"))
-                    .isEqualTo(rowsWritten())
-                    .isEqualTo(ch.queryLong("SELECT count() FROM ref"));
-            assertThat(ch.queryLong("SELECT uniqExact(Id) FROM posts")).isEqualTo(rowsWritten());
-            assertThat(ch.query("SELECT sum(cityHash64(*)) FROM posts"))
-                    .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM ref"));
+            assertEqualToClickHouse(ch);
         }
+    }
+
+    /**
+     * The same for the S3 table under {@code prefix} of this fixture's bucket, read in place by
+     * ClickHouse from the S3 server: {@code ATTACH TABLE … disk(type = s3_plain, …)}.
+     */
+    void assertS3TableEqualToClickHouse(String prefix) throws Exception {
+        try (ChDb ch = ChDb.start(root.resolve("chdb-" + System.nanoTime()))) {
+            ch.execute(
+                    AttachStatements.s3Plain(
+                            PostsGenerator.DDL,
+                            server.endpoint() + "/" + BUCKET + "/" + prefix + "/",
+                            KEY,
+                            SECRET,
+                            UUID.randomUUID()));
+            assertEqualToClickHouse(ch);
+        }
+    }
+
+    /** {@code posts} (our table in {@code ch}) equals chDB's own insert of the files. */
+    private void assertEqualToClickHouse(ChDb ch) throws Exception {
+        ch.execute(PostsGenerator.DDL.replace("CREATE TABLE posts", "CREATE TABLE ref"));
+        ch.assertCheckTablePasses("posts");
+        Path userFiles = ch.userFilesDir();
+        Files.createDirectories(userFiles);
+        for (Path f : files) {
+            Files.copy(f, userFiles.resolve(f.getFileName()));
+            ch.execute("INSERT INTO ref SELECT * FROM file('" + f.getFileName() + "', Parquet)");
+        }
+        assertThat(ch.queryLong("SELECT count() FROM posts"))
+                .isEqualTo(rowsWritten())
+                .isEqualTo(ch.queryLong("SELECT count() FROM ref"));
+        assertThat(ch.queryLong("SELECT uniqExact(Id) FROM posts")).isEqualTo(rowsWritten());
+        assertThat(ch.query("SELECT sum(cityHash64(*)) FROM posts"))
+                .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM ref"));
     }
 
     @Override

@@ -28,15 +28,19 @@ class IngestRecoveryTest {
             // lands mid-job even after the concurrent run below took its seconds to start
             fx.addFiles(30, 1500);
             Path table = tmp.resolve("table");
-            Process first =
-                    fx.startChild(
+            // one reader (30 s of GETs at least): the concurrent run below lists the objects and
+            // reads their footers before it finds the run lock, which took over 12 s on a loaded
+            // machine; with two readers the first run had finished by then
+            List<String> firstArgs =
+                    new ArrayList<>(
                             fx.ingestArgs(
                                     table,
                                     "--checkpoint-interval",
                                     "1s",
                                     "--setting",
-                                    "s3_max_get_rps=1"),
-                            "first");
+                                    "s3_max_get_rps=1"));
+            firstArgs.set(firstArgs.indexOf("--parallelism") + 1, "1");
+            Process first = fx.startChild(firstArgs, "first");
             try {
                 awaitTrue(
                         () -> committedRows(table) > 0 || !first.isAlive(),
@@ -61,10 +65,10 @@ class IngestRecoveryTest {
             long before = committedRows(table);
             assertThat(before).as(fx.childErr("first")).isBetween(1L, fx.rowsWritten() - 1);
 
-            // resumed at another parallelism: the restored state is redistributed
+            // resumed at another parallelism (1 -> the fixture's 2): the restored state is
+            // redistributed
             List<String> rescaled =
                     new ArrayList<>(fx.ingestArgs(table, "--checkpoint-interval", "1s"));
-            rescaled.set(rescaled.indexOf("--parallelism") + 1, "1");
             Process second = fx.startChild(rescaled, "second");
             assertThat(second.waitFor(5, TimeUnit.MINUTES)).isTrue();
             assertThat(second.exitValue()).as(fx.childErr("second")).isZero();

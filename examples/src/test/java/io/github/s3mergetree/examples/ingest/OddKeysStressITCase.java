@@ -416,14 +416,14 @@ class OddKeysStressITCase {
         IngestPipeline.addTo(env, source, IngestPipeline.sink(o, DDL, settings), o);
         org.apache.flink.core.execution.JobClient job = env.executeAsync(it.toString());
         try {
-            awaitCommitted(it, o.tablePath(), firstHalf);
+            awaitCommitted(it, Path.of(o.tablePath()), firstHalf);
             for (String name : second) {
                 copyIn(name, target);
             }
-            awaitCommitted(it, o.tablePath(), sum(expected));
+            awaitCommitted(it, Path.of(o.tablePath()), sum(expected));
             // a dozen more listings of the same objects: nothing may be read again
             Thread.sleep(12 * o.discoveryInterval().toMillis() + 1000);
-            assertThat(committed(o.tablePath())).as("%s", it).isEqualTo(sum(expected));
+            assertThat(committed(Path.of(o.tablePath()))).as("%s", it).isEqualTo(sum(expected));
         } finally {
             job.cancel().get(1, java.util.concurrent.TimeUnit.MINUTES);
             try {
@@ -438,8 +438,8 @@ class OddKeysStressITCase {
     /** An environment on the shared cluster, the table directory created as the command does. */
     private static StreamExecutionEnvironment environment(Iteration it, IngestOptions o)
             throws IOException {
-        Files.createDirectories(o.tablePath());
-        try (TableStore store = TableStore.local(o.tablePath().toString())) {
+        Files.createDirectories(Path.of(o.tablePath()));
+        try (TableStore store = TableStore.local(o.tablePath())) {
             MergeTreeTable.createIfAbsent(store, TableLayouts.fromDdl(DDL).ddl());
         }
         StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, it.parallelism());

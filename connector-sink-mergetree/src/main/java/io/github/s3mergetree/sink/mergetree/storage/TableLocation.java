@@ -49,13 +49,19 @@ public final class TableLocation {
         }
     }
 
+    /** Whether {@code path} names an S3 table ({@code s3://} or {@code s3a://}). */
+    public static boolean isS3(String path) {
+        String p = path == null ? "" : path.strip();
+        return p.startsWith("s3://") || p.startsWith("s3a://");
+    }
+
     /** The storage of {@code path}. */
     public static TableStorage parse(String path, S3Settings s3) {
         if (path == null || path.isBlank()) {
             throw new IllegalArgumentException("the table path is empty");
         }
         String p = path.strip();
-        if (p.startsWith("s3://") || p.startsWith("s3a://")) {
+        if (isS3(p)) {
             String rest = p.substring(p.indexOf("://") + 3);
             int slash = rest.indexOf('/');
             String bucket = slash < 0 ? rest : rest.substring(0, slash);
