@@ -13,8 +13,8 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * Flink's connector convention (as {@code flink-connector-kafka}'s ArchUnit rules), shared by the
  * connector modules through connector-common's test-jar: every public top-level type says whether
- * users may build on it ({@code @PublicEvolving}) or not ({@code @Internal}, {@code
- * @Experimental}).
+ * users may build on it ({@code @PublicEvolving}) or not ({@code @Internal},
+ * {@code @Experimental}).
  */
 public final class ApiStability {
     /** Every public top-level type is annotated with its stability. */
@@ -34,8 +34,8 @@ public final class ApiStability {
     private ApiStability() {}
 
     /**
-     * The main (not test) classes of {@code rootPackage} and its subpackages, from the module's
-     * own class directory (not from jars: each module checks its own types).
+     * The main (not test) classes of {@code rootPackage} and its subpackages, from the module's own
+     * class directory (not from jars: each module checks its own types).
      */
     public static JavaClasses mainClasses(String rootPackage) {
         JavaClasses classes =

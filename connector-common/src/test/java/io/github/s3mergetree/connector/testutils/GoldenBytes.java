@@ -66,8 +66,7 @@ public final class GoldenBytes {
 
     /** As above, the restored values {@code equals} to {@code expected}. */
     public static <T> void assertEveryVersionRestores(
-            SimpleVersionedSerializer<T> serializer, String prefix, T expected)
-            throws IOException {
+            SimpleVersionedSerializer<T> serializer, String prefix, T expected) throws IOException {
         assertEveryVersionRestores(
                 serializer,
                 prefix,

@@ -1,10 +1,10 @@
 package io.github.s3mergetree.sink.mergetree;
 
+import io.github.s3mergetree.connector.testutils.GoldenBytes;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittableSerializer;
 import io.github.s3mergetree.sink.mergetree.writer.MergeTreeWriterState;
 import io.github.s3mergetree.sink.mergetree.writer.MergeTreeWriterStateSerializer;
-import io.github.s3mergetree.connector.testutils.GoldenBytes;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,13 @@ package io.github.s3mergetree.source.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.connector.testutils.GoldenBytes;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorState;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorStateSerializer;
 import io.github.s3mergetree.source.s3.format.BlockSerializer;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitSerializer;
-import io.github.s3mergetree.connector.testutils.GoldenBytes;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * file of golden bytes under {@code src/test/resources/golden/} (written once, by the version that
  * introduced it, never regenerated), and every one of them still deserializes to the same state.
  * The current version's file also equals what the serializer writes today, so a layout change
- * without a new version fails here (connector-common's {@link GoldenBytes}). {@code -Dgolden.write=true} writes the current version's files
- * when a version is added.
+ * without a new version fails here (connector-common's {@link GoldenBytes}). {@code
+ * -Dgolden.write=true} writes the current version's files when a version is added.
  */
 class SerializerGoldenBytesTest {
     static final S3ObjectSplit SPLIT =
@@ -79,7 +79,8 @@ class SerializerGoldenBytesTest {
                         new BlockSerializer(schema).snapshotConfiguration();
         DataOutputSerializer out = new DataOutputSerializer(64);
         snap.writeSnapshot(out);
-        String current = GoldenBytes.fileName("block-serializer-snapshot", snap.getCurrentVersion());
+        String current =
+                GoldenBytes.fileName("block-serializer-snapshot", snap.getCurrentVersion());
         GoldenBytes.writeIfMissing(current, out.getCopyOfBuffer());
         assertThat(out.getCopyOfBuffer()).isEqualTo(GoldenBytes.read(current));
         for (int v = 1; v <= snap.getCurrentVersion(); v++) {
