@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.part;
 
 import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.store.Uninterruptibly;
 import java.io.IOException;
 
 /**
@@ -16,8 +17,11 @@ import java.io.IOException;
  */
 public record TemporaryPart(
         TableStore store, String directory, PartitionData partition, WrittenPartFiles files) {
-    /** Deletes the temporary directory. */
+    /**
+     * Deletes the temporary directory, also on an interrupted thread (a cancelled task's: {@link
+     * Uninterruptibly}).
+     */
     public void abort() throws IOException {
-        store.deletePrefix(directory + "/");
+        Uninterruptibly.run(() -> store.deletePrefix(directory + "/"));
     }
 }

@@ -11,6 +11,7 @@ import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
 import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.store.Uninterruptibly;
 import io.github.s3mergetree.engine.types.DataTypes;
 import java.io.IOException;
 import java.time.Clock;
@@ -159,8 +160,9 @@ public final class InsertWriter {
                     out.add(new TemporaryPart(store, tmp, pb.partition(), files));
                 } catch (IOException | RuntimeException e) {
                     try {
-                        store.deletePrefix(tmp + "/");
-                    } catch (IOException cleanup) {
+                        // the failure may be an interrupt (a cancelled task): clean up anyway
+                        Uninterruptibly.run(() -> store.deletePrefix(tmp + "/"));
+                    } catch (IOException | RuntimeException cleanup) {
                         e.addSuppressed(cleanup);
                     }
                     throw e;

@@ -620,8 +620,10 @@ public final class MergeTreeSinkWriter<IN>
         for (TemporaryPart p : orphans) {
             try {
                 p.abort();
-            } catch (IOException e) {
-                LOG.debug("Could not remove {}", p.directory(), e);
+            } catch (IOException | RuntimeException e) {
+                // the next attempt's leftover clean-up, or temporary_directories_lifetime, removes
+                // it
+                LOG.warn("Could not remove the uncommitted temporary part {}", p.directory(), e);
             }
         }
         if (!orphans.isEmpty()) {
