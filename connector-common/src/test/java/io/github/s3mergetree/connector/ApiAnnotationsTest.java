@@ -1,39 +1,16 @@
 package io.github.s3mergetree.connector;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import org.apache.flink.annotation.Experimental;
-import org.apache.flink.annotation.Internal;
-import org.apache.flink.annotation.PublicEvolving;
+import io.github.s3mergetree.connector.testutils.ApiStability;
 import org.junit.jupiter.api.Test;
 
 /**
  * Flink's connector convention (as {@code flink-connector-kafka}'s ArchUnit rules): every public
  * top-level type of this module says whether users may build on it ({@code @PublicEvolving}) or not
- * ({@code @Internal}, {@code @Experimental}).
+ * ({@code @Internal}, {@code @Experimental}); the rule is connector-common's {@link ApiStability}.
  */
 class ApiAnnotationsTest {
     @Test
     void everyPublicTypeIsAnnotatedWithItsStability() {
-        JavaClasses main =
-                new ClassFileImporter()
-                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                        .importPackages("io.github.s3mergetree.connector");
-        classes()
-                .that()
-                .arePublic()
-                .and()
-                .areTopLevelClasses()
-                .should()
-                .beAnnotatedWith(PublicEvolving.class)
-                .orShould()
-                .beAnnotatedWith(Internal.class)
-                .orShould()
-                .beAnnotatedWith(Experimental.class)
-                .check(main);
+        ApiStability.checkEveryPublicTypeSaysItsStability("io.github.s3mergetree.connector");
     }
 }

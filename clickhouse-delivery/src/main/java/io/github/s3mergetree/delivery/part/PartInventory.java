@@ -15,9 +15,16 @@ import java.util.Optional;
 /**
  * Reads which parts the written table has and what files they consist of.
  *
- * <p>A part counts as committed when its directory name parses as a part name and it has {@code
- * checksums.txt} (written last by the part writer; {@code tmp_*} directories never parse). Active
- * parts are those no other part covers, as in ClickHouse and the engine's table directory.
+ * <p>What is committed is the table's commit log's word ({@link
+ * TableFiles#activePartsByCommitLog}): its active parts, and the parts on storage those cover (the
+ * sources of a merge, kept for {@code old_parts_lifetime}, which delivery may send instead of a
+ * merge that mixes delivered and new blocks). A directory the log does not know (a part it removed
+ * without a cover, such as one detached as broken or dropped; a part committed after the log was
+ * read, which the next round sees) is not delivered. A part counts only once its {@code
+ * checksums.txt} is published (the engine's publisher writes it last, after the commit entry;
+ * {@code tmp_*} directories never parse). Without a commit log in reach, the directories with
+ * {@code checksums.txt} are the committed parts. Active parts are those no other part covers, as in
+ * ClickHouse.
  */
 public final class PartInventory {
     private final TableFiles files;
@@ -28,15 +35,30 @@ public final class PartInventory {
 
     /** Every committed part (active or covered by a merge and not yet removed), sorted. */
     public List<PartName> committedParts() throws IOException {
+        // the log first: a part committed after this read is listed but not active, and waits
+        Optional<List<PartName>> byLog = files.activePartsByCommitLog();
         List<PartName> out = new ArrayList<>();
         for (String dir : files.listDirectories("")) {
             Optional<PartName> name = PartName.tryParse(dir);
-            if (name.isPresent() && files.listFiles(dir).contains("checksums.txt")) {
+            if (name.isEmpty()
+                    || (byLog.isPresent() && !activeOrCovered(name.get(), byLog.get()))) {
+                continue;
+            }
+            if (files.listFiles(dir).contains("checksums.txt")) {
                 out.add(name.get());
             }
         }
         out.sort(null);
         return out;
+    }
+
+    private static boolean activeOrCovered(PartName part, List<PartName> active) {
+        for (PartName a : active) {
+            if (a.equals(part) || a.contains(part)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The parts of {@code all} that no other part of {@code all} covers. */

@@ -138,6 +138,20 @@ public final class LocalTableFiles implements TableFiles {
     }
 
     @Override
+    public Optional<List<io.github.s3mergetree.engine.part.PartName>> activePartsByCommitLog()
+            throws IOException {
+        List<io.github.s3mergetree.engine.part.PartName> out = new ArrayList<>();
+        try (io.github.s3mergetree.engine.store.TableStore store =
+                io.github.s3mergetree.engine.store.TableStore.local(root.toString())) {
+            for (io.github.s3mergetree.engine.table.ActivePart part :
+                    io.github.s3mergetree.engine.table.MergeTreeTable.readActiveParts(store)) {
+                out.add(part.name());
+            }
+        }
+        return Optional.of(out);
+    }
+
+    @Override
     public String describe(String path) {
         return resolve(path).toString();
     }

@@ -126,6 +126,17 @@ public final class StoreTableFiles implements TableFiles {
     }
 
     @Override
+    public Optional<List<io.github.s3mergetree.engine.part.PartName>> activePartsByCommitLog()
+            throws IOException {
+        List<io.github.s3mergetree.engine.part.PartName> out = new ArrayList<>();
+        for (io.github.s3mergetree.engine.table.ActivePart part :
+                io.github.s3mergetree.engine.table.MergeTreeTable.readActiveParts(store)) {
+            out.add(part.name());
+        }
+        return Optional.of(out);
+    }
+
+    @Override
     public String describe(String path) {
         return store.describe(path);
     }

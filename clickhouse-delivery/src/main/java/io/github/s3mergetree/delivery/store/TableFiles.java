@@ -44,6 +44,17 @@ public interface TableFiles {
     /** The names of the sub-directories directly under {@code dir} ({@code ""}: the root). */
     List<String> listDirectories(String dir) throws IOException;
 
+    /**
+     * The table's active parts by its commit log (the engine's truth about what is committed),
+     * empty if these files do not reach the log; {@link
+     * io.github.s3mergetree.delivery.part.PartInventory} then falls back to the part directories
+     * that have {@code checksums.txt}.
+     */
+    default Optional<List<io.github.s3mergetree.engine.part.PartName>> activePartsByCommitLog()
+            throws IOException {
+        return Optional.empty();
+    }
+
     /** {@code path} for messages, e.g. {@code s3://bucket/tables/posts/2008_1_1_0/data.bin}. */
     String describe(String path);
 }

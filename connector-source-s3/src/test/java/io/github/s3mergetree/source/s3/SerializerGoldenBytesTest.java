@@ -2,6 +2,7 @@ package io.github.s3mergetree.source.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.connector.testutils.GoldenBytes;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorState;
 import io.github.s3mergetree.source.s3.enumerator.S3EnumeratorStateSerializer;
 import io.github.s3mergetree.source.s3.format.BlockSerializer;
@@ -9,9 +10,6 @@ import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitSerializer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * file of golden bytes under {@code src/test/resources/golden/} (written once, by the version that
  * introduced it, never regenerated), and every one of them still deserializes to the same state.
  * The current version's file also equals what the serializer writes today, so a layout change
- * without a new version fails here. {@code -Dgolden.write=true} writes the current version's files
- * when a version is added.
+ * without a new version fails here (connector-common's {@link GoldenBytes}). {@code
+ * -Dgolden.write=true} writes the current version's files when a version is added.
  */
 class SerializerGoldenBytesTest {
     static final S3ObjectSplit SPLIT =
@@ -49,54 +47,28 @@ class SerializerGoldenBytesTest {
                 List.of(SPLIT, FRESH), true, "posts/b.parquet", tracked, parked);
     }
 
-    static byte[] golden(String name) throws IOException {
-        try (InputStream in =
-                SerializerGoldenBytesTest.class.getResourceAsStream("/golden/" + name)) {
-            assertThat(in).as("golden file %s", name).isNotNull();
-            return in.readAllBytes();
-        }
-    }
-
-    /** Writes the golden file of the current version (only with -Dgolden.write=true). */
-    static void maybeWrite(String name, byte[] bytes) throws IOException {
-        if (Boolean.getBoolean("golden.write")) {
-            Path f = Path.of("src/test/resources/golden", name);
-            Files.createDirectories(f.getParent());
-            if (!Files.exists(f)) {
-                Files.write(f, bytes);
-            }
-        }
-    }
-
     @Test
     void splitsOfEveryVersionRestore() throws IOException {
-        S3ObjectSplitSerializer s = S3ObjectSplitSerializer.INSTANCE;
-        String current = "s3-object-split-v" + s.getVersion() + ".bin";
-        maybeWrite(current, s.serialize(SPLIT));
-        for (int v = 1; v <= s.getVersion(); v++) {
-            assertThat(s.deserialize(v, golden("s3-object-split-v" + v + ".bin")))
-                    .as("v%s", v)
-                    .isEqualTo(SPLIT);
-        }
-        assertThat(s.serialize(SPLIT)).isEqualTo(golden(current));
+        GoldenBytes.assertEveryVersionRestores(
+                S3ObjectSplitSerializer.INSTANCE, "s3-object-split", SPLIT);
     }
 
     @Test
     void enumeratorStatesOfEveryVersionRestore() throws IOException {
-        S3EnumeratorStateSerializer s = new S3EnumeratorStateSerializer();
-        String current = "s3-enumerator-state-v" + s.getVersion() + ".bin";
-        maybeWrite(current, s.serialize(state()));
-        for (int v = 1; v <= s.getVersion(); v++) {
-            S3EnumeratorState restored =
-                    s.deserialize(v, golden("s3-enumerator-state-v" + v + ".bin"));
-            S3EnumeratorState expected = state();
-            assertThat(restored.pendingSplits()).as("v%s", v).isEqualTo(expected.pendingSplits());
-            assertThat(restored.initialListingDone()).isTrue();
-            assertThat(restored.lastKey()).isEqualTo(expected.lastKey());
-            assertThat(restored.trackedKeys()).isEqualTo(expected.trackedKeys());
-            assertThat(restored.parkedObjects()).isEqualTo(expected.parkedObjects());
-        }
-        assertThat(s.serialize(state())).isEqualTo(golden(current));
+        S3EnumeratorState expected = state();
+        GoldenBytes.assertEveryVersionRestores(
+                new S3EnumeratorStateSerializer(),
+                "s3-enumerator-state",
+                expected,
+                (v, restored) -> {
+                    assertThat(restored.pendingSplits())
+                            .as("v%s", v)
+                            .isEqualTo(expected.pendingSplits());
+                    assertThat(restored.initialListingDone()).isTrue();
+                    assertThat(restored.lastKey()).isEqualTo(expected.lastKey());
+                    assertThat(restored.trackedKeys()).isEqualTo(expected.trackedKeys());
+                    assertThat(restored.parkedObjects()).isEqualTo(expected.parkedObjects());
+                });
     }
 
     @Test
@@ -107,15 +79,17 @@ class SerializerGoldenBytesTest {
                         new BlockSerializer(schema).snapshotConfiguration();
         DataOutputSerializer out = new DataOutputSerializer(64);
         snap.writeSnapshot(out);
-        String current = "block-serializer-snapshot-v" + snap.getCurrentVersion() + ".bin";
-        maybeWrite(current, out.getCopyOfBuffer());
-        assertThat(out.getCopyOfBuffer()).isEqualTo(golden(current));
+        String current =
+                GoldenBytes.fileName("block-serializer-snapshot", snap.getCurrentVersion());
+        GoldenBytes.writeIfMissing(current, out.getCopyOfBuffer());
+        assertThat(out.getCopyOfBuffer()).isEqualTo(GoldenBytes.read(current));
         for (int v = 1; v <= snap.getCurrentVersion(); v++) {
             BlockSerializer.BlockSerializerSnapshot read =
                     new BlockSerializer.BlockSerializerSnapshot();
             read.readSnapshot(
                     v,
-                    new DataInputDeserializer(golden("block-serializer-snapshot-v" + v + ".bin")),
+                    new DataInputDeserializer(
+                            GoldenBytes.read(GoldenBytes.fileName("block-serializer-snapshot", v))),
                     getClass().getClassLoader());
             assertThat(read.schema()).as("v%s", v).isEqualTo(schema);
             assertThat(read.restoreSerializer()).isEqualTo(new BlockSerializer(schema));

@@ -9,7 +9,7 @@ import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.restore.RestoreDelivery;
 import io.github.s3mergetree.delivery.store.LocalTableFiles;
-import io.github.s3mergetree.delivery.store.S3TableFiles;
+import io.github.s3mergetree.delivery.store.StoreTableFiles;
 import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
@@ -23,15 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
  * {@code s3-mergetree deliver}: delivers every committed part of a table already written that the
@@ -108,21 +99,20 @@ public final class DeliverCommand implements Subcommand {
         if (a.has("--s3-access-key") != a.has("--s3-secret-key")) {
             throw new UsageException("--s3-access-key and --s3-secret-key go together");
         }
-        S3Client s3 = null;
+        io.github.s3mergetree.engine.store.TableStore store = null;
         try {
             TableFiles files;
-            String bucket = null;
-            String prefix = null;
             if (onS3) {
-                String rest = tablePath.substring("s3://".length());
-                int slash = rest.indexOf('/');
-                bucket = slash < 0 ? rest : rest.substring(0, slash);
-                prefix = slash < 0 ? "" : rest.substring(slash + 1);
-                if (bucket.isEmpty()) {
+                if (bucket0(tablePath).isEmpty()) {
                     throw new UsageException("--table-path s3:// needs a bucket: " + tablePath);
                 }
-                s3 = s3Client(a);
-                files = new S3TableFiles(s3, bucket, prefix);
+                // the engine's store of the table (its client, retries, conditional writes and
+                // commit log), as the sink reads and writes it
+                store =
+                        io.github.s3mergetree.sink.mergetree.storage.TableLocation.parse(
+                                        tablePath, s3Settings(a))
+                                .openStore();
+                files = new StoreTableFiles(store);
             } else {
                 Path p =
                         Path.of(
@@ -221,8 +211,8 @@ public final class DeliverCommand implements Subcommand {
                     target.table().toString().replace("\\", "\\\\").replace("\"", "\\\""));
             return 0;
         } finally {
-            if (s3 != null) {
-                s3.close();
+            if (store != null) {
+                store.close();
             }
         }
     }
@@ -258,22 +248,17 @@ public final class DeliverCommand implements Subcommand {
         return "https://" + bucket + ".s3." + region + ".amazonaws.com/" + p;
     }
 
-    private static S3Client s3Client(Args a) {
-        S3ClientBuilder b =
-                S3Client.builder()
-                        .httpClientBuilder(Apache5HttpClient.builder())
-                        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                        .forcePathStyle(a.has("--s3-path-style"))
-                        .region(Region.of(a.get("--s3-region").orElse("us-east-1")))
-                        .credentialsProvider(
-                                a.has("--s3-access-key")
-                                        ? StaticCredentialsProvider.create(
-                                                AwsBasicCredentials.create(
-                                                        a.get("--s3-access-key").get(),
-                                                        a.get("--s3-secret-key").get()))
-                                        : DefaultCredentialsProvider.builder().build());
-        a.get("--s3-endpoint").ifPresent(e -> b.endpointOverride(URI.create(e)));
-        return b.build();
+    private static io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings s3Settings(
+            Args a) {
+        io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings d =
+                io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings.defaults();
+        return new io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings(
+                a.get("--s3-endpoint").map(URI::create).orElse(null),
+                a.get("--s3-region").orElse(null),
+                a.has("--s3-path-style"),
+                a.get("--s3-access-key").orElse(null),
+                a.get("--s3-secret-key").orElse(null),
+                d.connectTimeout(),
+                d.requestTimeout());
     }
 }

@@ -239,11 +239,21 @@ public final class IngestCommand implements Subcommand {
             io.github.s3mergetree.delivery.PartDelivery partDelivery = null;
             if (deliveryOptions != null) {
                 // fail before the job starts when the target does not fit
-                deliveryOpened =
-                        deliveryOptions.open(
-                                storage,
-                                storedForm,
-                                new org.apache.flink.configuration.Configuration());
+                // the table's own keys: what the server reads an S3 table with unless
+                // --clickhouse-s3-access-key says otherwise
+                org.apache.flink.configuration.Configuration tableOptions =
+                        new org.apache.flink.configuration.Configuration();
+                if (o.tableOnS3() && o.tableS3().accessKey() != null) {
+                    tableOptions.set(
+                            io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions
+                                    .TABLE_S3_ACCESS_KEY,
+                            o.tableS3().accessKey());
+                    tableOptions.set(
+                            io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions
+                                    .TABLE_S3_SECRET_KEY,
+                            o.tableS3().secretKey());
+                }
+                deliveryOpened = deliveryOptions.open(storage, storedForm, tableOptions);
                 partDelivery = deliveryOpened.delivery();
                 partDelivery.check();
                 err.println("delivering every commit into " + partDelivery.target());
