@@ -43,6 +43,11 @@
 # those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none). OURS_SNAPSHOT=DIR runs saved classes
 # as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options
 # BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours.
+# S3 tables (issue 17: an S3 table's ingest should reach >= 0.85x the rows/s of a local table's): TABLE_STORE=
+# local (default) | s3 | both (--table-store). s3 writes ours into s3://tables/table-r<round>-p<p> on the same
+# S3 API server (its filesystem store: $DATA/tables/…, ClickHouse's plain layout; checkpoints on S3 too, through
+# Flink's flink-s3-fs-presto plugin from examples/target/plugins); both runs each parallelism into a local table
+# (side "ours") and then into an S3 table (side "s3"); the summary adds the s3/ours ratios of the same round.
 # Results: one line per run on stdout and in $OUT/results.tsv; seconds = job seconds as above; insert_s = to the
 # commit of its last inserted part (merges that settle at the end of a bounded ingest excluded).
 # the body is one function, so bash has read all of it before it runs (editing the file mid-run is safe)
@@ -56,8 +61,9 @@ while [ $# -gt 0 ]; do
     --scale) SCALE="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --parallelisms) PARALLELISMS="$2"; shift 2 ;;
+    --table-store) TABLE_STORE="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^# the body/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
-    *) echo "unknown argument '$1' (--dataset posts|wide|csv, --scale N, --rounds N, --parallelisms \"2 1\")" >&2; return 2 ;;
+    *) echo "unknown argument '$1' (--dataset posts|wide|csv, --scale N, --rounds N, --parallelisms \"2 1\", --table-store local|s3|both)" >&2; return 2 ;;
   esac
 done
 DATASET="${DATASET:-posts}"
@@ -162,6 +168,14 @@ fi
 bytes=$(du -cb "$data/bucket/$PREFIX"/*."$EXT" | tail -1 | cut -f1)
 echo "data set $DATASET: $COPIES × $FILES objects × $ROWS rows, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB of $FORMAT ($EXT) in $data" >&2
 
+TABLE_STORE="${TABLE_STORE:-local}"
+case "$TABLE_STORE" in local|s3|both) ;; *) echo "TABLE_STORE must be local, s3 or both, not '$TABLE_STORE'" >&2; exit 2 ;; esac
+if [ "$TABLE_STORE" != local ]; then
+  # the S3 tables' bucket, a directory of the server's filesystem store
+  rm -rf "$data/tables"; mkdir -p "$data/tables"
+  [ -d examples/target/plugins ] || { echo "no examples/target/plugins (Flink's S3 plugin for the S3 tables' checkpoints): build first" >&2; exit 1; }
+fi
+
 # the S3 API server (one JVM for both sides)
 mkdir -p "$OUT"; rm -f "$OUT/port"
 java -Xmx1g -cp "$CP" tools/bench/BenchS3Server.java "$data" 0 "$KEY" "$SECRET" "$OUT/port" >"$OUT/s3-server.log" 2>&1 &
@@ -218,6 +232,12 @@ run_ours() {  # round parallelism [side classpath]
   local cds="${CDS:-1}"; if [ "$side" = base ]; then cds="${BASE_CDS:-$cds}"; fi
   opts="$opts $(cds_opts "$cp" "$cds")"
   local table="$OUT/table-r$1-p$2"; [ "$side" = ours ] || table="$OUT/table-r$1-p$2-$side"; rm -rf "$table"
+  local table_path="$table"
+  if [ "$side" = s3 ]; then
+    # on the S3 API server: its objects are the files of $data/tables/<name> (filesystem store)
+    table="$data/tables/table-r$1-p$2"; rm -rf "$table"; table_path="s3://tables/table-r$1-p$2"
+    opts="$opts -Ds3mergetree.plugins.dir=$root/examples/target/plugins"
+  fi
   local jfr=""
   if [ "$PROFILE" = 1 ] && [ "$2" = 2 ] && [ ! -f "$OUT/ingest-p2.jfr" ]; then
     jfr="-XX:StartFlightRecording=filename=$OUT/ingest-p2.jfr,settings=profile"
@@ -232,7 +252,7 @@ run_ours() {  # round parallelism [side classpath]
   # shellcheck disable=SC2086
   /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" java $opts $jfr -cp "$cp" \
     io.github.s3mergetree.examples.cli.S3MergeTreeCommand ingest \
-    --source "s3://bucket/$PREFIX/*.$EXT" --format "$FORMAT" --table-ddl-file "$DDL" --table-path "$table" \
+    --source "s3://bucket/$PREFIX/*.$EXT" --format "$FORMAT" --table-ddl-file "$DDL" --table-path "$table_path" \
     --s3-endpoint "$EP" --s3-access-key "$KEY" --s3-secret-key "$SECRET" --s3-path-style \
     --parallelism "$2" "${extra[@]}" >"$OUT/$side-r$1-p$2.out" 2>"$OUT/$side-r$1-p$2.err" &
   local run_pid=$!
@@ -259,7 +279,8 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(java -
 cat "$OUT/results.tsv"
 run_ours_all() {  # round
   for p in $PARALLELISMS; do
-    run_ours "$1" "$p"
+    if [ "$TABLE_STORE" != s3 ]; then run_ours "$1" "$p"; fi
+    if [ "$TABLE_STORE" != local ]; then run_ours "$1" "$p" s3 "$CP"; fi
     if [ -n "$BASE_CP" ]; then run_ours "$1" "$p" base "$BASE_CP"; fi
   done
 }
@@ -273,7 +294,11 @@ for r in $(seq "$ROUNDS"); do
 done
 
 # correctness: our tables (the last round's) against chDB's INSERT … SELECT of the same objects
-tables=(); for p in $PARALLELISMS; do tables+=("$OUT/table-r$ROUNDS-p$p"); done
+tables=()
+for p in $PARALLELISMS; do
+  if [ "$TABLE_STORE" != s3 ]; then tables+=("$OUT/table-r$ROUNDS-p$p"); fi
+  if [ "$TABLE_STORE" != local ]; then tables+=("$data/tables/table-r$ROUNDS-p$p"); fi
+done
 node tools/bench/ingest-compare.js "$DDL" "file('$data/bucket/$PREFIX/*.$EXT', '$FORMAT')" "${tables[@]}" | tee "$OUT/compare.jsonl"
 
 # summary: per-round ratios, medians over the rounds, rounds ≥ 1.0, best of rounds

@@ -75,6 +75,16 @@ if (s1 && s2) {
     return a && b ? num(b.rows_per_s) / num(a.rows_per_s) : NaN; });
   console.log(`  scaling p=1 → p=2 (job rows/s, same round): median ${f(median(sc))}x`);
 }
+if (perSide['s3\t2'] || perSide['s3\t1']) {
+  // issue 17: an S3 table's ingest against a local table's, same data and round (target >= 0.85x rows/s)
+  for (const p of ['1', '2']) {
+    const a = perSide[`ours\t${p}`], b = perSide[`s3\t${p}`];
+    if (!a || !b) continue;
+    const v = rounds.map((r) => { const o = a.set.find((x) => x.round === r), q = b.set.find((x) => x.round === r);
+      return o && q ? [num(q.rows_per_s) / num(o.rows_per_s), num(o.cpu_s) / num(q.cpu_s)] : null; }).filter(Boolean);
+    console.log(`  s3/local table p=${p} (same round): job rows/s ${f(median(v.map((x) => x[0])))}x (>= 0.85 in ${v.filter((x) => x[0] >= 0.85).length} of ${v.length}), rows per CPU-s ${f(median(v.map((x) => x[1])))}x`);
+  }
+}
 if (perSide['base\t2'] || perSide['base\t1']) {
   for (const p of ['1', '2']) {
     const a = perSide[`ours\t${p}`], b = perSide[`base\t${p}`];

@@ -17,9 +17,17 @@ final class Cli {
 
     /** Starts {@code s3-mergetree <args>} in its own JVM. */
     static ManagedProcess start(String name, Path logDir, List<String> args) {
+        return start(name, logDir, List.of(), args);
+    }
+
+    /**
+     * Starts {@code s3-mergetree <args>} in its own JVM with the further JVM options {@code jvm}.
+     */
+    static ManagedProcess start(String name, Path logDir, List<String> jvm, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ManagedProcess.javaExecutable());
         cmd.add("-Xmx512m");
+        cmd.addAll(jvm);
         cmd.add("--add-opens=java.base/java.nio=ALL-UNNAMED"); // as ./s3-mergetree does (Arrow)
         cmd.add("-cp");
         cmd.add(E2E.testClasspath());

@@ -21,6 +21,11 @@ import java.util.Map;
  * {@code BashJavaUtils} computes from {@code conf/config.yaml} as Flink's scripts do. Sized for a
  * 2-core machine: 2 slots per TaskManager, small memory. Every process is ended by its PID on
  * {@link #close()} (and by {@link ManagedProcess}'s shutdown hook if the JVM exits).
+ *
+ * <p>With {@link Options} a cluster can be laid out as hosts that share no filesystem: every
+ * TaskManager in its own working directory ({@code tm-<i>/}, with its own {@code io.tmp.dirs}),
+ * Flink's file system plugins in a {@code plugins/} directory of every process, and further
+ * settings (e.g. {@code s3.*}, checkpoints on {@code s3://}) in {@code config.yaml}.
  */
 final class FlinkStandaloneCluster implements AutoCloseable {
     /** Flink's default {@code env.java.opts.all}: the module openings Flink needs on Java 17. */
@@ -59,14 +64,28 @@ final class FlinkStandaloneCluster implements AutoCloseable {
     private final List<String> tmJvmFlags;
     private final List<String> tmDynamicProps;
     private final List<ManagedProcess> taskManagers = new ArrayList<>();
+    private final Options options;
     private ManagedProcess jobManager;
 
-    private FlinkStandaloneCluster(Path dir, String classpath, int restPort) throws IOException {
+    /**
+     * How the cluster is laid out: {@code ownWorkingDirectories} puts every TaskManager in its own
+     * directory {@code tm-<i>/} (working directory and {@code io.tmp.dirs}), as on separate hosts;
+     * {@code pluginsDir} (or null) is Flink's {@code plugins/} directory of every process ({@code
+     * FLINK_PLUGINS_DIR}); {@code config} are further {@code config.yaml} entries, overriding the
+     * defaults (e.g. {@code execution.checkpointing.dir}).
+     */
+    record Options(boolean ownWorkingDirectories, Path pluginsDir, Map<String, String> config) {
+        static final Options DEFAULT = new Options(false, null, Map.of());
+    }
+
+    private FlinkStandaloneCluster(Path dir, String classpath, int restPort, Options options)
+            throws IOException {
         this.dir = dir;
         this.confDir = dir.resolve("conf");
         this.logDir = dir.resolve("log");
         this.classpath = classpath;
         this.restPort = restPort;
+        this.options = options;
         writeConfig();
         this.tmJvmFlags = new ArrayList<>();
         this.tmDynamicProps = new ArrayList<>();
@@ -80,9 +99,14 @@ final class FlinkStandaloneCluster implements AutoCloseable {
      * tmp/) and waits until all TaskManagers are registered.
      */
     static FlinkStandaloneCluster start(Path dir, int taskManagers) {
+        return start(dir, taskManagers, Options.DEFAULT);
+    }
+
+    /** As {@link #start(Path, int)}, laid out as {@code options} says. */
+    static FlinkStandaloneCluster start(Path dir, int taskManagers, Options options) {
         FlinkStandaloneCluster c = null;
         try {
-            c = new FlinkStandaloneCluster(dir, flinkClasspath(), E2E.freePort());
+            c = new FlinkStandaloneCluster(dir, flinkClasspath(), E2E.freePort(), options);
             c.startJobManager();
             for (int i = 0; i < taskManagers; i++) {
                 c.startTaskManager(); // they retry until the JobManager is up
@@ -237,7 +261,16 @@ final class FlinkStandaloneCluster implements AutoCloseable {
                         "execution.checkpointing.savepoint-dir: "
                                 + dir.resolve("savepoints").toUri(),
                         "");
-        Files.writeString(confDir.resolve("config.yaml"), conf);
+        StringBuilder b = new StringBuilder();
+        for (String line : conf.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && options.config().containsKey(line.substring(0, colon))) {
+                continue; // overridden below
+            }
+            b.append(line).append('\n');
+        }
+        options.config().forEach((k, v) -> b.append(k).append(": ").append(v).append('\n'));
+        Files.writeString(confDir.resolve("config.yaml"), b.toString());
         Files.writeString(
                 confDir.resolve("log4j.properties"),
                 String.join(
@@ -321,7 +354,23 @@ final class FlinkStandaloneCluster implements AutoCloseable {
                                 args),
                         dir,
                         logDir,
-                        Map.of("FLINK_CONF_DIR", confDir.toString()));
+                        env());
+    }
+
+    /** The environment of the cluster's processes: its configuration and plugins directories. */
+    private Map<String, String> env() {
+        return options.pluginsDir() == null
+                ? Map.of("FLINK_CONF_DIR", confDir.toString())
+                : Map.of(
+                        "FLINK_CONF_DIR",
+                        confDir.toString(),
+                        "FLINK_PLUGINS_DIR",
+                        options.pluginsDir().toString());
+    }
+
+    /** TaskManager {@code index}'s working directory: its own, or the cluster's. */
+    Path taskManagerDir(int index) {
+        return options.ownWorkingDirectories() ? dir.resolve("tm-" + index) : dir;
     }
 
     private void awaitJobManager() {
@@ -346,6 +395,16 @@ final class FlinkStandaloneCluster implements AutoCloseable {
         // its id in the REST API (/taskmanagers, /jobs/<id>/vertices/<vid>/taskmanagers)
         args.add("-D");
         args.add("taskmanager.resource-id=" + taskManagerId(index));
+        Path workDir = taskManagerDir(index);
+        if (options.ownWorkingDirectories()) {
+            try {
+                Files.createDirectories(workDir.resolve("tmp"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            args.add("-D");
+            args.add("io.tmp.dirs=" + workDir.resolve("tmp"));
+        }
         taskManagers.add(
                 ManagedProcess.start(
                         "taskmanager-" + index,
@@ -354,9 +413,9 @@ final class FlinkStandaloneCluster implements AutoCloseable {
                                 tmJvmFlags,
                                 "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
                                 args),
-                        dir,
+                        workDir,
                         logDir,
-                        Map.of("FLINK_CONF_DIR", confDir.toString())));
+                        env()));
         return index;
     }
 

@@ -25,6 +25,12 @@ final class Ingest {
     private Ingest() {}
 
     static Ingest posts(String source, Path tableDir, String s3Endpoint, FlinkStandaloneCluster c) {
+        return posts(source, tableDir.toString(), s3Endpoint, c);
+    }
+
+    /** As {@link #posts(String, Path, String, FlinkStandaloneCluster)}, any table path. */
+    static Ingest posts(
+            String source, String tablePath, String s3Endpoint, FlinkStandaloneCluster c) {
         Ingest i = new Ingest();
         i.args.addAll(
                 List.of(
@@ -36,7 +42,7 @@ final class Ingest {
                         "--table-ddl-file",
                         Posts.ddlFile().toString(),
                         "--table-path",
-                        tableDir.toString(),
+                        tablePath,
                         "--s3-endpoint",
                         s3Endpoint,
                         "--s3-access-key",
@@ -98,5 +104,10 @@ final class Ingest {
     /** Starts the command in its own JVM, its output in {@code logDir/<name>.out|.err}. */
     ManagedProcess start(String name, Path logDir) {
         return Cli.start(name, logDir, args);
+    }
+
+    /** As {@link #start(String, Path)}, with further JVM options. */
+    ManagedProcess start(String name, Path logDir, List<String> jvm) {
+        return Cli.start(name, logDir, jvm, args);
     }
 }

@@ -4,7 +4,11 @@ import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.examples.ingest.FlinkFileSystems;
 import io.github.s3mergetree.examples.ingest.IngestCommand;
+import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,6 +21,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -28,6 +33,12 @@ import java.util.stream.Stream;
  * MiniCluster (S3 source → MergeTree sink, OPTIMIZE FINAL at the end) into {@code
  * <work-dir>/table}, and prints the SQL that attaches the result into ClickHouse and, as the last
  * stdout line, a JSON summary.
+ *
+ * <p>With {@code --table-path s3://bucket/prefix} the table is written to the same embedded S3
+ * server instead (its checkpoints too, through Flink's S3 plugin), and the SQL printed is the
+ * in-place {@code ATTACH TABLE … SETTINGS table_disk = 1, disk = disk(type = s3_plain, …)} that
+ * reads it from the bucket while {@code s3-mergetree s3-server} serves the work directory's {@code
+ * s3/} again on the same port.
  */
 public final class DemoCommand implements Subcommand {
     static final String BUCKET = "demo";
@@ -41,7 +52,8 @@ public final class DemoCommand implements Subcommand {
 
     @Override
     public String usage() {
-        return "demo [--rows N] [--files F] [--work-dir DIR] [--parallelism P] [--verbose]";
+        return "demo [--rows N] [--files F] [--work-dir DIR] [--parallelism P]"
+                + " [--table-path s3://bucket/prefix] [--verbose]";
     }
 
     @Override
@@ -50,12 +62,17 @@ public final class DemoCommand implements Subcommand {
     }
 
     /** The demo's options. */
-    record DemoOptions(long rows, int files, Path workDir, int parallelism) {
+    record DemoOptions(long rows, int files, Path workDir, int parallelism, String s3Table) {
         static DemoOptions parse(List<String> argv) throws UsageException, IOException {
             Args a =
                     Args.parse(
                             argv,
-                            Set.of("--rows", "--files", "--work-dir", "--parallelism"),
+                            Set.of(
+                                    "--rows",
+                                    "--files",
+                                    "--work-dir",
+                                    "--parallelism",
+                                    "--table-path"),
                             Set.of("--verbose"),
                             Set.of());
             long rows = a.positive("--rows", 20_000);
@@ -68,13 +85,48 @@ public final class DemoCommand implements Subcommand {
                     a.get("--work-dir").isPresent()
                             ? Paths.get(a.get("--work-dir").get())
                             : Files.createTempDirectory("s3-mergetree-demo-");
-            return new DemoOptions(rows, files, workDir.toAbsolutePath(), parallelism);
+            String s3Table = a.get("--table-path").orElse(null);
+            if (s3Table != null) {
+                // the demo's table is local or on its own embedded S3: nothing else
+                if (!s3Table.startsWith("s3://")) {
+                    throw new UsageException(
+                            "demo --table-path takes s3://bucket/prefix (a table on the demo's"
+                                    + " embedded S3 server), not '"
+                                    + s3Table
+                                    + "'; without it the table is <work-dir>/table");
+                }
+                String rest = s3Table.substring("s3://".length()).replaceAll("/+$", "");
+                int slash = rest.indexOf('/');
+                String bucket = slash < 0 ? rest : rest.substring(0, slash);
+                if (slash < 0 || slash == rest.length() - 1) {
+                    throw new UsageException(
+                            "demo --table-path needs a prefix under the bucket"
+                                    + " (s3://bucket/tables/posts), not '"
+                                    + s3Table
+                                    + "'");
+                }
+                if (bucket.equals(BUCKET)) {
+                    throw new UsageException(
+                            "demo --table-path: bucket '"
+                                    + BUCKET
+                                    + "' holds the demo's input; choose another bucket");
+                }
+                Optional<String> problem = BucketNames.problem(bucket);
+                if (problem.isPresent()) {
+                    throw new UsageException("demo --table-path: " + problem.get());
+                }
+                s3Table = "s3://" + rest;
+            }
+            return new DemoOptions(rows, files, workDir.toAbsolutePath(), parallelism, s3Table);
         }
     }
 
     private int demo(DemoOptions o, PrintStream out, PrintStream err) throws Exception {
-        Path table = o.workDir().resolve("table");
         Path store = o.workDir().resolve("s3");
+        Path table =
+                o.s3Table() == null
+                        ? o.workDir().resolve("table")
+                        : store.resolve(o.s3Table().substring("s3://".length())); // its objects
         if (Files.isDirectory(table)) {
             try (Stream<Path> s = Files.list(table)) {
                 if (s.findAny().isPresent()) {
@@ -110,6 +162,18 @@ public final class DemoCommand implements Subcommand {
         Path ddlFile = o.workDir().resolve("posts.sql");
         Files.writeString(ddlFile, PostsGenerator.DDL + "\n");
         String summary;
+        String tablePath = o.s3Table() != null ? o.s3Table() : table.toString();
+        String attach = null;
+        List<ActivePart> parts;
+        long rows = 0;
+        long bytesUncompressed = 0;
+        long bytesOnDisk = 0;
+        long partsWritten;
+        long merges;
+        if (o.s3Table() != null) {
+            // the table's bucket, a directory of the server's store
+            Files.createDirectories(store.resolve(bucketOf(o.s3Table())));
+        }
         try (LocalS3Server server = LocalS3Server.start(store, 0, ACCESS_KEY, SECRET_KEY)) {
             URI endpoint = server.endpoint();
             err.printf(
@@ -119,10 +183,21 @@ public final class DemoCommand implements Subcommand {
                     "running the Flink job on a local MiniCluster (parallelism %d)...%n",
                     o.parallelism());
             ByteArrayOutputStream jobOut = new ByteArrayOutputStream();
+            List<String> checkpoints = List.of();
+            if (o.s3Table() != null && !FlinkFileSystems.hasS3PluginOfThisFlink()) {
+                // no S3 plugin of this Flink (the 1.20 build): checkpoints in the work directory
+                checkpoints =
+                        List.of("--checkpoint-dir", o.workDir().resolve("checkpoints").toString());
+                err.println(
+                        "no flink-s3-fs-presto plugin of this Flink: the checkpoints go to "
+                                + o.workDir().resolve("checkpoints"));
+            }
+            List<String> ingestArgs = new ArrayList<>(checkpoints);
             int code =
                     new IngestCommand()
                             .run(
-                                    List.of(
+                                    concat(
+                                            ingestArgs,
                                             "--source",
                                             "s3://" + BUCKET + "/posts/*.parquet",
                                             "--format",
@@ -130,7 +205,7 @@ public final class DemoCommand implements Subcommand {
                                             "--table-ddl-file",
                                             ddlFile.toString(),
                                             "--table-path",
-                                            table.toString(),
+                                            tablePath,
                                             "--s3-endpoint",
                                             endpoint.toString(),
                                             "--s3-access-key",
@@ -150,59 +225,106 @@ public final class DemoCommand implements Subcommand {
             if (code != 0 || !summary.startsWith("{")) {
                 throw new IllegalStateException("the ingest job failed (exit code " + code + ")");
             }
+
+            // 3. the result, as the table's store shows it (the S3 server still runs)
+            TableLocation.S3Settings d = TableLocation.S3Settings.defaults();
+            TableStorage storage =
+                    TableLocation.parse(
+                            tablePath,
+                            new TableLocation.S3Settings(
+                                    endpoint,
+                                    null,
+                                    true,
+                                    ACCESS_KEY,
+                                    SECRET_KEY,
+                                    d.connectTimeout(),
+                                    d.requestTimeout()));
+            try (TableStore tableStore = storage.openStore()) {
+                String ddl = MergeTreeTable.storedDdl(tableStore).orElse(PostsGenerator.DDL);
+                MergeTreeTable t =
+                        MergeTreeTable.open(
+                                tableStore, TableLayouts.fromDdl(ddl), Clock.systemUTC());
+                parts = new ArrayList<>(t.activeParts());
+                for (ActivePart p : parts) {
+                    rows += p.rows();
+                    bytesUncompressed += p.dataUncompressedBytes();
+                    bytesOnDisk += p.bytesOnDisk();
+                }
+                List<String> log = t.partLog().lines();
+                partsWritten =
+                        log.stream().filter(l -> l.contains("\"event_type\":\"NewPart\"")).count();
+                merges =
+                        log.stream()
+                                .filter(l -> l.contains("\"event_type\":\"MergeParts\""))
+                                .count();
+                t.close();
+                if (storage instanceof S3TableStorage s3) {
+                    attach = TableParts.attachStatement(s3, ddl, SECRET_KEY);
+                }
+            }
+            if (rows != rowsIn) {
+                throw new IllegalStateException(
+                        "the table has " + rows + " rows, " + rowsIn + " were generated");
+            }
+            err.printf(
+                    Locale.ROOT,
+                    "%d rows, %d parts written, %d merges, %d active parts"
+                            + " (%.1f MB on disk, %.1f MB uncompressed) in %s%n",
+                    rows,
+                    partsWritten,
+                    merges,
+                    parts.size(),
+                    bytesOnDisk / 1e6,
+                    bytesUncompressed / 1e6,
+                    tablePath);
+            if (attach != null) {
+                out.println(
+                        "-- Attach the table into ClickHouse in place (ClickHouse reads it from the"
+                                + " bucket), while the S3 server serves it again:");
+                out.println(
+                        "--   ./s3-mergetree s3-server --root "
+                                + store
+                                + " --port "
+                                + endpoint.getPort()
+                                + " --access-key "
+                                + ACCESS_KEY
+                                + " --secret-key "
+                                + SECRET_KEY);
+                out.println(attach + ";");
+            }
         }
 
-        // 3. the result, as the table directory shows it
-        TableStore tableStore = TableStore.local(table.toAbsolutePath().toString());
-        String ddl = MergeTreeTable.storedDdl(tableStore).orElse(PostsGenerator.DDL);
-        MergeTreeTable t =
-                MergeTreeTable.open(tableStore, TableLayouts.fromDdl(ddl), Clock.systemUTC());
-        List<ActivePart> parts = new ArrayList<>(t.activeParts());
-        long rows = 0;
-        long bytesUncompressed = 0;
-        long bytesOnDisk = 0;
-        for (ActivePart p : parts) {
-            rows += p.rows();
-            bytesUncompressed += p.dataUncompressedBytes();
-            bytesOnDisk += p.bytesOnDisk();
-        }
-        List<String> log = t.partLog().lines();
-        long partsWritten =
-                log.stream().filter(l -> l.contains("\"event_type\":\"NewPart\"")).count();
-        long merges = log.stream().filter(l -> l.contains("\"event_type\":\"MergeParts\"")).count();
-        if (rows != rowsIn) {
-            throw new IllegalStateException(
-                    "the table has " + rows + " rows, " + rowsIn + " were generated");
-        }
-        err.printf(
-                Locale.ROOT,
-                "%d rows, %d parts written, %d merges, %d active parts"
-                        + " (%.1f MB on disk, %.1f MB uncompressed) in %s%n",
-                rows,
-                partsWritten,
-                merges,
-                parts.size(),
-                bytesOnDisk / 1e6,
-                bytesUncompressed / 1e6,
-                table);
-
-        out.println("-- Attach the result into ClickHouse:");
-        out.println(PostsGenerator.DDL + ";");
-        out.println("-- copy the active parts into the table's detached/ directory, e.g.:");
-        for (ActivePart p : parts) {
-            out.println(
-                    "--   cp -r "
-                            + table.resolve(p.name().toString())
-                            + " /var/lib/clickhouse/data/default/posts/detached/");
-        }
-        out.println("-- (and chown -R clickhouse:clickhouse them), then:");
-        for (ActivePart p : parts) {
-            out.println("ALTER TABLE posts ATTACH PART '" + p.name() + "';");
+        if (attach == null) {
+            out.println("-- Attach the result into ClickHouse:");
+            out.println(PostsGenerator.DDL + ";");
+            out.println("-- copy the active parts into the table's detached/ directory, e.g.:");
+            for (ActivePart p : parts) {
+                out.println(
+                        "--   cp -r "
+                                + table.resolve(p.name().toString())
+                                + " /var/lib/clickhouse/data/default/posts/detached/");
+            }
+            out.println("-- (and chown -R clickhouse:clickhouse them), then:");
+            for (ActivePart p : parts) {
+                out.println("ALTER TABLE posts ATTACH PART '" + p.name() + "';");
+            }
         }
         out.println("CHECK TABLE posts;");
         out.println("SELECT count() FROM posts;  -- " + rows);
         out.println(summary);
         out.flush();
         return 0;
+    }
+
+    private static List<String> concat(List<String> first, String... more) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    /** The bucket of {@code s3://bucket/prefix}. */
+    private static String bucketOf(String s3Path) {
+        String rest = s3Path.substring("s3://".length());
+        return rest.substring(0, rest.indexOf('/'));
     }
 }

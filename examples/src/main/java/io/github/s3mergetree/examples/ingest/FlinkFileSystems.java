@@ -91,6 +91,19 @@ public final class FlinkFileSystems {
         FileSystem.initialize(conf, plugins);
     }
 
+    /** Whether the plugins directory has an S3 plugin of the running Flink's line. */
+    public static boolean hasS3PluginOfThisFlink() {
+        try {
+            Optional<Path> dir = pluginsDirectory();
+            String flink = EnvironmentInformation.getVersion();
+            return dir.isPresent()
+                    && s3PluginJars(dir.get()).stream()
+                            .anyMatch(j -> sameFlinkLine(pluginVersion(j), flink));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /**
      * The Flink version a plugin jar is named for ({@code flink-s3-fs-presto-2.3.0.jar}: {@code
      * 2.3.0}).

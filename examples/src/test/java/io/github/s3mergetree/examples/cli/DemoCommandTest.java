@@ -103,6 +103,77 @@ class DemoCommandTest {
                 .doesNotContain("\tat ");
     }
 
+    @Test
+    void demoWritesAnS3TableThatClickHouseAttachesInPlace() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path work = tmp.resolve("work");
+        int code =
+                new S3MergeTreeCommand(
+                                new PrintStream(out, true, StandardCharsets.UTF_8),
+                                new PrintStream(err, true, StandardCharsets.UTF_8))
+                        .run(
+                                new String[] {
+                                    "demo",
+                                    "--rows",
+                                    "2000",
+                                    "--files",
+                                    "4",
+                                    "--parallelism",
+                                    "2",
+                                    "--work-dir",
+                                    work.toString(),
+                                    "--table-path",
+                                    "s3://lake/tables/posts"
+                                });
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        assertThat(code).as("exit code; stderr:\n%s", stderr).isZero();
+        assertThat(stdout).doesNotContain("ALTER TABLE posts ATTACH PART");
+        assertThat(work.resolve("table")).doesNotExist();
+        // the table's objects are in the embedded server's store
+        assertThat(work.resolve("s3/lake/tables/posts/format_version.txt")).isRegularFile();
+        Matcher attach = Pattern.compile("(?s)(ATTACH TABLE .*?);\n").matcher(stdout);
+        assertThat(attach.find()).as(stdout).isTrue();
+        Matcher port = Pattern.compile("s3-server --root (\\S+) --port (\\d+)").matcher(stdout);
+        assertThat(port.find()).as(stdout).isTrue();
+        assertThat(attach.group(1))
+                .contains("table_disk = 1")
+                .contains("type = s3_plain")
+                .contains("/lake/tables/posts/");
+        String[] lines = stdout.strip().split("\n");
+        assertThat(lines[lines.length - 1]).startsWith("{\"rows\":8000,");
+
+        // served again as the printed command says, ClickHouse reads the table in place
+        try (LocalS3Server server =
+                        LocalS3Server.start(
+                                Path.of(port.group(1)),
+                                Integer.parseInt(port.group(2)),
+                                DemoCommand.ACCESS_KEY,
+                                DemoCommand.SECRET_KEY);
+                ChDb ch = ChDb.start(tmp.resolve("chdb-s3"))) {
+            ch.execute(attach.group(1));
+            ch.assertCheckTablePasses("posts");
+            assertThat(ch.queryLong("SELECT count() FROM posts")).isEqualTo(8000);
+            assertThat(ch.queryLong("SELECT uniqExact(Id) FROM posts")).isEqualTo(8000);
+        }
+    }
+
+    @Test
+    void demoRefusesATablePathOtherThanS3() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code =
+                new S3MergeTreeCommand(
+                                new PrintStream(
+                                        new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                                new PrintStream(err, true, StandardCharsets.UTF_8))
+                        .run(new String[] {"demo", "--table-path", "/tmp/x"});
+        assertThat(code).isNotZero();
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("demo --table-path takes s3://bucket/prefix")
+                .contains("'/tmp/x'");
+    }
+
     private static long field(String json, String name) {
         Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
         assertThat(m.find()).as("%s in %s", name, json).isTrue();
