@@ -26,6 +26,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -59,6 +60,7 @@ import org.apache.flink.table.data.RowData;
 public final class MergeTreeSink<IN>
         implements SupportsWriterState<IN, MergeTreeWriterState>,
                 SupportsCommitter<MergeTreeCommittable>,
+                SupportsPreCommitTopology<MergeTreeCommittable, MergeTreeCommittable>,
                 SupportsPostCommitTopology<MergeTreeCommittable>,
                 CompatSink<IN> {
     private static final long serialVersionUID = 1L;
@@ -152,6 +154,7 @@ public final class MergeTreeSink<IN>
                 storage.open(resolved.layout(), Clock.systemUTC()),
                 sinkId,
                 options.get(MergeTreeSinkOptions.OPTIMIZE_FINAL),
+                storage.isLocal(),
                 failures,
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getAttemptNumber(),
@@ -160,6 +163,28 @@ public final class MergeTreeSink<IN>
 
     @Override
     public SimpleVersionedSerializer<MergeTreeCommittable> getCommittableSerializer() {
+        return new MergeTreeCommittableSerializer();
+    }
+
+    /**
+     * Sends the committables of every writer to one committer subtask (committer subtask 0; the
+     * others stay idle), as Iceberg's sink aggregates its write results before its committer. So
+     * the table's commits are made one after another by one task instead of racing for the commit
+     * log, and every part becomes visible through one view of the table: where the TaskManagers do
+     * not share a local table path, that committer does not see the other hosts' temporary parts
+     * and fails the job before anything of the commit is visible ({@code
+     * committer.SharedTableCheck}), in STREAMING and in BATCH execution alike, without waiting for
+     * subtasks that are not scheduled. The writer's and the committer's uids and state are
+     * unchanged by this exchange.
+     */
+    @Override
+    public DataStream<CommittableMessage<MergeTreeCommittable>> addPreCommitTopology(
+            DataStream<CommittableMessage<MergeTreeCommittable>> committables) {
+        return committables.global();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<MergeTreeCommittable> getWriteResultSerializer() {
         return new MergeTreeCommittableSerializer();
     }
 

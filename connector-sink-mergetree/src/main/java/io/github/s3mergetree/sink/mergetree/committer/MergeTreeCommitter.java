@@ -45,6 +45,7 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
     private final Counter commitsReplayed;
     private final String sinkId;
     private final boolean optimizeFinal;
+    private final boolean checkShared;
 
     /**
      * A committer of {@code table}.
@@ -52,11 +53,14 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
      * @param sinkId the sink's id (names its temporary parts)
      * @param optimizeFinal whether the committer that commits the last end-of-input committable
      *     runs OPTIMIZE FINAL
+     * @param checkShared whether to prove, before each commit call, that this committer sees every
+     *     temporary part to publish ({@link SharedTableCheck}; for local tables)
      */
     public MergeTreeCommitter(
             MergeTreeTable table,
             String sinkId,
             boolean optimizeFinal,
+            boolean checkShared,
             FailureInjector failures,
             int subtask,
             int attempt,
@@ -64,6 +68,7 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
         this.table = table;
         this.sinkId = sinkId;
         this.optimizeFinal = optimizeFinal;
+        this.checkShared = checkShared;
         this.failures = failures;
         this.subtask = subtask;
         this.attempt = attempt;
@@ -75,6 +80,9 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
     @Override
     public void commit(Collection<CommitRequest<MergeTreeCommittable>> requests)
             throws IOException, InterruptedException {
+        if (checkShared) {
+            verifyShared(requests);
+        }
         for (CommitRequest<MergeTreeCommittable> request : requests) {
             MergeTreeCommittable c = request.getCommittable();
             try {
@@ -118,6 +126,26 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
             } catch (Exception e) {
                 throw new IOException(e);
             }
+        }
+    }
+
+    /**
+     * Fails the job, restarts suppressed, when this committer does not see the temporary parts of
+     * the commits not made yet: restarting cannot make the directory shared.
+     */
+    private void verifyShared(Collection<CommitRequest<MergeTreeCommittable>> requests)
+            throws IOException {
+        List<MergeTreeCommittable> unmade = new ArrayList<>(requests.size());
+        for (CommitRequest<MergeTreeCommittable> request : requests) {
+            MergeTreeCommittable c = request.getCommittable();
+            if (c.token() == null || !table.isCommitted(c.token())) {
+                unmade.add(c);
+            }
+        }
+        try {
+            SharedTableCheck.verify(table, sinkId, unmade);
+        } catch (TableNotSharedException e) {
+            throw new org.apache.flink.runtime.execution.SuppressRestartsException(e);
         }
     }
 

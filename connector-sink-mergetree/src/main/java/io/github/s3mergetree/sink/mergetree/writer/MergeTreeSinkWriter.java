@@ -80,9 +80,6 @@ public final class MergeTreeSinkWriter<IN>
     private final int attempt;
     private final MergeTreeTable table;
 
-    /** For a local table: that every subtask writes this same directory (null on S3). */
-    private final SharedTableCheck sharedTable;
-
     private final ResolvedTable resolved;
     private final InputConverter<IN> converter;
     private final InsertWriter insertWriter;
@@ -142,19 +139,6 @@ public final class MergeTreeSinkWriter<IN>
         this.resolved = resolved;
         this.failures = failures;
         this.table = storage.open(resolved.layout(), Clock.systemUTC());
-        if (storage.isLocal()) {
-            this.sharedTable =
-                    new SharedTableCheck(
-                            table.store(),
-                            this.sinkId,
-                            jobId,
-                            subtask,
-                            parallelism,
-                            SharedTableCheck.WAIT);
-            sharedTable.register();
-        } else {
-            this.sharedTable = null;
-        }
         this.insertWriter =
                 table.insertWriter(
                         new InsertSettings(
@@ -563,14 +547,6 @@ public final class MergeTreeSinkWriter<IN>
         boolean last = endOfInput && !endOfInputCommitted;
         if (pending.isEmpty() && !last) {
             return List.of();
-        }
-        if (sharedTable != null) {
-            try {
-                sharedTable.verify();
-            } catch (TableNotSharedException e) {
-                // restarting cannot make the directory shared: the job fails now
-                throw new org.apache.flink.runtime.execution.SuppressRestartsException(e);
-            }
         }
         inject(FailureInjector.Point.WRITER_PREPARE_COMMIT);
         List<MergeTreeCommittable.PendingPart> parts = new ArrayList<>(pending.size());

@@ -43,6 +43,14 @@ class MergeTreeCommitterTest {
 
     /** Writes rows {@code [from, from + n)} (two partitions) as temporary parts. */
     private MergeTreeCommittable written(String token, long from, int n) throws IOException {
+        return written(table, token, from, n);
+    }
+
+    /**
+     * Writes rows {@code [from, from + n)} (two partitions) as temporary parts of {@code table}.
+     */
+    static MergeTreeCommittable written(MergeTreeTable table, String token, long from, int n)
+            throws IOException {
         Block b = Block.empty(List.of("id", "p"), table.layout().columnTypes(), n);
         for (long i = from; i < from + n; i++) {
             ((LongColumn) b.column(0)).add(i);
@@ -67,7 +75,7 @@ class MergeTreeCommitterTest {
 
     private MergeTreeCommitter committer(FailureInjector failures) {
         return new MergeTreeCommitter(
-                table, "test", false, failures, 0, 0, new UnregisteredMetricsGroup());
+                table, "test", false, false, failures, 0, 0, new UnregisteredMetricsGroup());
     }
 
     private long rows() throws IOException {

@@ -1,0 +1,91 @@
+package io.github.s3mergetree.sink.mergetree.committer;
+
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.sink.mergetree.writer.TempPartNames;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * Never a silently split table: before a commit call makes anything visible, proves that the
+ * committer sees every temporary part of the committables it is about to publish.
+ *
+ * <p>The sink routes the committables of all its writers to one committer subtask ({@link
+ * io.github.s3mergetree.sink.mergetree.MergeTreeSink#addPreCommitTopology}), so every part becomes
+ * visible through that committer's view of the table. Where the writers and the committer share the
+ * table, each pending temporary part is there. A local table path that the TaskManagers do not
+ * share (each host has its own directory of that name) hides the parts of the other hosts' writers:
+ * the job then fails with {@link TableNotSharedException} before any of the call's commits is made,
+ * whichever subtasks ran where and whenever they were scheduled (a BATCH job runs its writers one
+ * after another when slots are short, so nothing here waits for another subtask). Commits made
+ * already (a replay after a failure: their parts are published) are not checked.
+ *
+ * <p>Only local tables are checked: an {@code s3://} table is one store for every TaskManager.
+ */
+@Internal
+final class SharedTableCheck {
+    /** How many missing parts the message names. */
+    private static final int NAMED = 5;
+
+    private SharedTableCheck() {}
+
+    /**
+     * Returns when every temporary part of {@code unmade} (committables whose commit is not made
+     * yet) is in {@code table}'s store; throws {@link TableNotSharedException} naming the table and
+     * the parts it lacks otherwise.
+     */
+    static void verify(MergeTreeTable table, String sinkId, Collection<MergeTreeCommittable> unmade)
+            throws IOException {
+        int expected = 0;
+        for (MergeTreeCommittable c : unmade) {
+            expected += c.parts().size();
+        }
+        if (expected == 0) {
+            return;
+        }
+        Set<String> present = new HashSet<>(table.temporaryDirectories());
+        List<String> missing = new ArrayList<>();
+        Set<Integer> writers = new TreeSet<>();
+        for (MergeTreeCommittable c : unmade) {
+            for (MergeTreeCommittable.PendingPart p : c.parts()) {
+                if (!present.contains(p.directoryName())) {
+                    missing.add(p.directoryName());
+                    TempPartNames.parse(p.directoryName(), sinkId)
+                            .ifPresent(parsed -> writers.add(parsed.subtask()));
+                }
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        long earlier = table.sequence();
+        throw new TableNotSharedException(
+                "the table "
+                        + table.store().location()
+                        + " is not shared by the TaskManagers: the committer does not see "
+                        + missing.size()
+                        + " of the "
+                        + expected
+                        + " temporary parts written for this commit"
+                        + (writers.isEmpty() ? "" : " by writer subtasks " + writers)
+                        + " ("
+                        + String.join(", ", missing.subList(0, Math.min(NAMED, missing.size())))
+                        + (missing.size() > NAMED ? ", ..." : "")
+                        + "): each TaskManager writes its own directory of that name, which would"
+                        + " split the table (or another process removed those parts). Use an s3://"
+                        + " table path or a directory every TaskManager mounts (NFS, a shared"
+                        + " volume). "
+                        + (earlier == 0
+                                ? "Nothing was committed."
+                                : "None of these "
+                                        + unmade.size()
+                                        + " commits was made (the table's log keeps its "
+                                        + earlier
+                                        + " earlier entries)."));
+    }
+}

@@ -1,0 +1,126 @@
+package io.github.s3mergetree.sink.mergetree.committer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.sink.mergetree.FailureInjector;
+import io.github.s3mergetree.sink.mergetree.ResolvedTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link SharedTableCheck} through the committer that receives every writer's committables: two
+ * hosts are two directories of the same table path. The committer refuses a commit whose temporary
+ * parts it does not see, before any of the call's commits is made, and restarts are suppressed.
+ */
+class SharedTableCheckTest {
+    @TempDir Path tmp;
+
+    private static MergeTreeTable open(Path dir) throws IOException {
+        return MergeTreeTable.open(
+                TableStore.local(dir.toString()),
+                ResolvedTable.resolve(MergeTreeCommitterTest.DDL, new Configuration()).layout(),
+                Clock.systemUTC());
+    }
+
+    private static MergeTreeCommitter committer(MergeTreeTable table) {
+        return new MergeTreeCommitter(
+                table,
+                "test",
+                false,
+                true,
+                FailureInjector.NONE,
+                0,
+                0,
+                new UnregisteredMetricsGroup());
+    }
+
+    private static long rows(MergeTreeTable table) throws IOException {
+        long n = 0;
+        for (var p : table.activeParts()) {
+            n += p.rows();
+        }
+        return n;
+    }
+
+    @Test
+    void writersOfOneDirectoryCommit() throws Exception {
+        MergeTreeTable table = open(tmp.resolve("t"));
+        var a =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(table, "test-0-1", 0, 100));
+        var b =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(table, "test-1-1", 100, 50));
+        committer(table).commit(List.of(a, b));
+        assertThat(a.outcome).isEqualTo("committed");
+        assertThat(b.outcome).isEqualTo("committed");
+        assertThat(rows(table)).isEqualTo(150);
+    }
+
+    @Test
+    void directoriesOfTheSamePathOnOtherHostsFailBeforeAnyCommit() throws Exception {
+        // two hosts: the same table path, a directory each; the committer runs on host A
+        MergeTreeTable hostA = open(tmp.resolve("a/t"));
+        MergeTreeTable hostB = open(tmp.resolve("b/t"));
+        var ownHost =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 100));
+        var otherHost =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(hostB, "test-1-1", 100, 50));
+        assertThatThrownBy(() -> committer(hostA).commit(List.of(ownHost, otherHost)))
+                .isInstanceOf(SuppressRestartsException.class)
+                .cause()
+                .isInstanceOf(TableNotSharedException.class)
+                .hasMessageContaining(tmp.resolve("a/t").toString())
+                .hasMessageContaining("is not shared by the TaskManagers")
+                .hasMessageContaining("does not see 2 of the 4 temporary parts")
+                .hasMessageContaining(otherHost.committable.parts().get(0).directoryName())
+                .hasMessageContaining("Nothing was committed");
+        // not even host A's own commit was made
+        assertThat(rows(hostA)).isZero();
+        assertThat(rows(hostB)).isZero();
+        assertThat(hostA.sequence()).isZero();
+    }
+
+    @Test
+    void aLaterCommitNamesTheEarlierEntriesItKeeps() throws Exception {
+        MergeTreeTable hostA = open(tmp.resolve("a/t"));
+        MergeTreeTable hostB = open(tmp.resolve("b/t"));
+        committer(hostA)
+                .commit(
+                        List.of(
+                                new MergeTreeCommitterTest.FakeRequest(
+                                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 10))));
+        var otherHost =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(hostB, "test-1-2", 10, 10));
+        assertThatThrownBy(() -> committer(hostA).commit(List.of(otherHost)))
+                .cause()
+                .isInstanceOf(TableNotSharedException.class)
+                .hasMessageContaining("None of these 1 commits was made");
+        assertThat(rows(hostA)).isEqualTo(10);
+    }
+
+    @Test
+    void aReplayOfAMadeCommitIsNotChecked() throws Exception {
+        MergeTreeTable table = open(tmp.resolve("t"));
+        MergeTreeCommittable c = MergeTreeCommitterTest.written(table, "test-0-1", 0, 100);
+        committer(table).commit(List.of(new MergeTreeCommitterTest.FakeRequest(c)));
+        // the replay's temporary parts are published (gone as tmp_*): it is a no-op, not a split
+        var replay = new MergeTreeCommitterTest.FakeRequest(c);
+        committer(table).commit(List.of(replay));
+        assertThat(replay.outcome).isEqualTo("alreadyCommitted");
+        assertThat(rows(table)).isEqualTo(100);
+    }
+}
