@@ -200,8 +200,11 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             adoptExistingParts();
             s = refreshed();
         }
+        // only active parts: an outdated part may be half removed already (a crash between the
+        // removal of its files and the REMOVE entry), and completing its publication would fail
+        // for ever ("the part is lost") and keep the table from opening
         for (TableState.PartState p : s.parts().values()) {
-            if (p.createdSeq() > log.snapshotSequence()) {
+            if (p.active() && p.createdSeq() > log.snapshotSequence()) {
                 ensurePublished(p.part());
             }
         }
@@ -555,8 +558,14 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             throws IOException {
         Set<String> used = new HashSet<>();
         if (recorded != null) {
+            TableState now = refreshed();
             for (CommittedPart p : recorded.parts()) {
-                ensurePublished(p);
+                TableState.PartState state = now.parts().get(p.name());
+                // a part of the recorded commit merged (and perhaps removed) since is not
+                // published again
+                if (state != null && state.active()) {
+                    ensurePublished(p);
+                }
                 if (p.temporaryDirectory() != null) {
                     used.add(p.temporaryDirectory());
                 }
@@ -612,7 +621,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             // the state now (at seq or later): any sequence makes a valid snapshot
             TableState s = refreshed();
             for (TableState.PartState p : s.parts().values()) {
-                if (p.createdSeq() > log.snapshotSequence()) {
+                if (p.active() && p.createdSeq() > log.snapshotSequence()) {
                     ensurePublished(p.part());
                 }
             }
@@ -1124,8 +1133,10 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             FaultPoints.reach("remove.before-part");
             // checksums.txt first: from then on ClickHouse does not see the part
             store.delete(TableKeys.partFile(dir, Checksums.FILE_NAME));
+            FaultPoints.reach("remove.after-checksums");
             store.deletePrefix(TableKeys.partPrefix(dir));
         }
+        FaultPoints.reach("remove.before-record");
         List<PartName> names = new ArrayList<>();
         for (int attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
             lock.lock();
@@ -1231,7 +1242,11 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     private Set<String> referencedTemporaryDirectories(TableState s) {
         Set<String> out = new HashSet<>();
         for (TableState.PartState p : s.parts().values()) {
-            if (p.part().temporaryDirectory() != null && !published.contains(p.part().name())) {
+            // an outdated part's temporary directory is nobody's any more (left by a crash
+            // after its publication): removed as an orphan after its lifetime
+            if (p.active()
+                    && p.part().temporaryDirectory() != null
+                    && !published.contains(p.part().name())) {
                 out.add(p.part().temporaryDirectory());
             }
         }
@@ -1244,7 +1259,8 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         TableState s = refreshed();
         Duration lifetime = layout.settings().temporaryDirectoriesLifetime();
         for (TableState.PartState p : s.parts().values()) {
-            if (!published.contains(p.part().name())
+            if (p.active()
+                    && !published.contains(p.part().name())
                     && p.created().plus(PUBLICATION_GRACE).isBefore(now)) {
                 ensurePublished(p.part()); // a writer died between its commit and publication
             }

@@ -71,7 +71,9 @@ class FaultInjectionTest {
                     "merge.before-lock",
                     "merge.before-publish",
                     "merge.after-publish",
-                    "remove.before-part");
+                    "remove.before-part",
+                    "remove.after-checksums",
+                    "remove.before-record");
 
     private static S3ProxyServer server;
     private static int tables;
