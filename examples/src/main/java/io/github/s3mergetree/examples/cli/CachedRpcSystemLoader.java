@@ -59,6 +59,10 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(CachedRpcSystemLoader.class);
 
+    /** The class loader of the RPC system closed last, kept open for Pekko's shutdown hook. */
+    private static final java.util.concurrent.atomic.AtomicReference<SubmoduleClassLoader> RETIRED =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
     private final Path directory;
 
     /** The loader Flink's {@link ServiceLoader} creates: the cache under {@link RunDirectories}. */
@@ -221,7 +225,7 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
         return sum.getValue();
     }
 
-    /** The loaded RPC system; closing it also closes its class loader (the jar stays cached). */
+    /** The loaded RPC system; closing it retires its class loader (the jar stays cached). */
     private static final class ClosingRpcSystem implements RpcSystem {
         private final RpcSystem delegate;
         private final SubmoduleClassLoader loader;
@@ -263,15 +267,25 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
             return delegate.getMaximumMessageSizeInBytes(config);
         }
 
+        /**
+         * Closes the RPC system and retires its class loader: the loader retired before is closed,
+         * this one stays open until the next is retired. Pekko registers a JVM shutdown hook
+         * (CoordinatedShutdown) that loads classes of this loader when the JVM exits; closed at
+         * once, the hook of a finished command printed {@code NoClassDefFoundError:
+         * CoordinatedShutdown$JvmExitReason$} on exit. One open loader per JVM at most.
+         */
         @Override
         public void close() {
             try {
                 delegate.close();
             } finally {
-                try {
-                    loader.close();
-                } catch (IOException e) {
-                    LOG.debug("closing the RPC system's class loader failed", e);
+                SubmoduleClassLoader previous = RETIRED.getAndSet(loader);
+                if (previous != null && previous != loader) {
+                    try {
+                        previous.close();
+                    } catch (IOException e) {
+                        LOG.debug("closing a retired RPC class loader failed", e);
+                    }
                 }
             }
         }

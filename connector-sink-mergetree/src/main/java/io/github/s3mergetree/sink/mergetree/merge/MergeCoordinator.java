@@ -61,6 +61,12 @@ public final class MergeCoordinator
         return new Writer(context, ResolvedTable.resolve(ddl, storage, options), storage, options);
     }
 
+    /**
+     * Failed merges after which the merges stop settling at the end of a bounded input (and the job
+     * ends with its parts committed but not all merged).
+     */
+    public static final int SETTLE_MAX_FAILURES = 5;
+
     private static final class Writer
             implements SinkWriter<CommittableMessage<MergeTreeCommittable>> {
         private static final Logger LOG = LoggerFactory.getLogger(MergeCoordinator.class);
@@ -172,9 +178,14 @@ public final class MergeCoordinator
 
         /**
          * Lets the merges run until the selector picks nothing more; then OPTIMIZE FINAL if asked.
+         * Gives up after {@link #SETTLE_MAX_FAILURES} failed merges (the selector picks a failing
+         * merge again at once, so waiting for "nothing more to merge" would never end a bounded
+         * job): the committed parts stay as they are, correct, and the next run merges them.
          */
         private void settle() throws IOException, InterruptedException {
             long t0 = System.nanoTime();
+            long failedBefore = scheduler.mergesFailed();
+            boolean gaveUp = false;
             while (true) {
                 scheduler.trigger();
                 if (!scheduler.busy()) {
@@ -183,9 +194,25 @@ public final class MergeCoordinator
                 while (scheduler.busy()) {
                     Thread.sleep(10);
                 }
+                if (scheduler.mergesFailed() - failedBefore >= SETTLE_MAX_FAILURES) {
+                    gaveUp = true;
+                    break;
+                }
             }
             refreshPartCounts();
             settledSinceLastCommit = true;
+            if (gaveUp) {
+                LOG.warn(
+                        "Merges of {} stopped settling at the end of input after {} failed merges"
+                                + " in {} ms ({} done); the parts stay unmerged until the next"
+                                + " run. Last failure:",
+                        table.store().location(),
+                        scheduler.mergesFailed() - failedBefore,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
+                        scheduler.mergesDone(),
+                        scheduler.lastFailure());
+                return;
+            }
             LOG.info(
                     "Merges settled at the end of input in {} ms: {} merges done",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
