@@ -95,6 +95,8 @@ public final class IngestCommand implements Subcommand {
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         // for crash tests only: -Ds3mergetree.deliver.halt-at=POINT stops the JVM dead there
         io.github.s3mergetree.delivery.DeliveryFaultPoints.haltAtFromSystemProperty();
+        // and -Ds3mergetree.table.halt-at=POINT at a point of the table's commit, merge, cleanup
+        io.github.s3mergetree.engine.table.FaultPoints.haltAtFromSystemProperty();
         DeliveryCliOptions.Split split = DeliveryCliOptions.split(args);
         IngestOptions o = IngestOptions.parse(split.rest());
         return new Run(o, split.delivery(), out, err).execute();

@@ -55,10 +55,15 @@ final class IngestFixture implements AutoCloseable {
 
     /** Adds {@code n} Parquet files of {@code rows} posts under {@code posts/}. */
     void addFiles(int n, long rows) throws IOException {
+        addFiles("posts", n, rows);
+    }
+
+    /** Adds {@code n} Parquet files of {@code rows} posts under {@code prefix/} of the bucket. */
+    void addFiles(String prefix, int n, long rows) throws IOException {
         for (int i = 0; i < n; i++) {
             Path f =
                     store.resolve(BUCKET)
-                            .resolve("posts")
+                            .resolve(prefix)
                             .resolve(String.format(Locale.ROOT, "part-%05d.parquet", files.size()));
             // written aside and renamed into the bucket: an S3 PUT is atomic, a growing file is not
             Path staging = root.resolve("staging").resolve(f.getFileName());
