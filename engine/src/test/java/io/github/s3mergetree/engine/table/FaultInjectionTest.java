@@ -59,21 +59,8 @@ class FaultInjectionTest {
                 PartWriterOptions.defaults());
     }
 
-    private static final List<String> POINTS =
-            List.of(
-                    "commit.before-record",
-                    "commit.before-part-log",
-                    "commit.after-record",
-                    "publish.before-copy",
-                    "publish.before-checksums",
-                    "publish.before-cleanup",
-                    "commit.after-rename",
-                    "merge.before-lock",
-                    "merge.before-publish",
-                    "merge.after-publish",
-                    "remove.before-part",
-                    "remove.after-checksums",
-                    "remove.before-record");
+    /** Every point of the engine's commit, publication, merge and removal paths. */
+    private static final List<String> POINTS = FaultPoints.POINTS;
 
     private static S3ProxyServer server;
     private static int tables;

@@ -2,18 +2,13 @@ package io.github.s3mergetree.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,36 +35,9 @@ class LocalS3ServerXmlRequestsTest {
     void multipartUploadsAndBatchDeletesSucceed() throws Exception {
         Path root = tmp.resolve("root");
         Files.createDirectories(root.resolve("bkt"));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        S3ServerCommand command = new S3ServerCommand();
-        CompletableFuture<Integer> exit =
-                CompletableFuture.supplyAsync(
-                        () -> {
-                            try {
-                                return command.run(
-                                        List.of(
-                                                "--root",
-                                                root.toString(),
-                                                "--access-key",
-                                                "ak-xml",
-                                                "--secret-key",
-                                                "sk-xml-secret"),
-                                        new PrintStream(out, true, StandardCharsets.UTF_8),
-                                        new PrintStream(err, true, StandardCharsets.UTF_8));
-                            } catch (Exception e) {
-                                throw new RuntimeException(e);
-                            }
-                        });
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (!out.toString(StandardCharsets.UTF_8).contains("\n")) {
-            assertThat(exit).as("stderr: %s", err).isNotDone();
-            assertThat(System.currentTimeMillis()).isLessThan(deadline);
-            Thread.sleep(20);
-        }
-        Matcher m = S3ServerCommandTest.JSON.matcher(out.toString(StandardCharsets.UTF_8).strip());
-        assertThat(m.matches()).as("stdout: %s", out).isTrue();
-        URI endpoint = URI.create(m.group(1));
+        S3ServerCommandTest.InThread server =
+                S3ServerCommandTest.InThread.start(root, "ak-xml", "sk-xml-secret");
+        URI endpoint = server.endpoint();
         try (S3Client s3 = S3ServerCommandTest.client(endpoint, "ak-xml", "sk-xml-secret")) {
             byte[] partBytes = new byte[6 << 20];
             List<CompletedPart> parts = new ArrayList<>();
@@ -129,8 +97,8 @@ class LocalS3ServerXmlRequestsTest {
                                     .toList())
                     .isEmpty();
         } finally {
-            command.stop();
+            server.command().stop();
         }
-        assertThat(exit.get(30, TimeUnit.SECONDS)).isZero();
+        assertThat(server.exit().get(30, TimeUnit.SECONDS)).isZero();
     }
 }

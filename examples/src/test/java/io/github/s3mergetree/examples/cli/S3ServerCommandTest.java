@@ -49,38 +49,14 @@ class S3ServerCommandTest {
         Files.writeString(root.resolve("data/logs/a.csv"), "1,hello\n2,world\n");
         Files.writeString(root.resolve("data/b.txt"), "bee");
 
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        S3ServerCommand command = new S3ServerCommand();
-        CompletableFuture<Integer> exit =
-                CompletableFuture.supplyAsync(
-                        () -> {
-                            try {
-                                return command.run(
-                                        List.of(
-                                                "--root",
-                                                root.toString(),
-                                                "--access-key",
-                                                "ak-test",
-                                                "--secret-key",
-                                                "sk-very-secret"),
-                                        new PrintStream(out, true, StandardCharsets.UTF_8),
-                                        new PrintStream(err, true, StandardCharsets.UTF_8));
-                            } catch (Exception e) {
-                                throw new RuntimeException(e);
-                            }
-                        });
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (!out.toString(StandardCharsets.UTF_8).contains("\n")) {
-            assertThat(exit).as("stderr: %s", err).isNotDone();
-            assertThat(System.currentTimeMillis()).isLessThan(deadline);
-            Thread.sleep(20);
-        }
-        String json = out.toString(StandardCharsets.UTF_8).strip();
-        Matcher m = JSON.matcher(json);
-        assertThat(m.matches()).as("stdout: %s", json).isTrue();
+        InThread server = InThread.start(root, "ak-test", "sk-very-secret");
+        S3ServerCommand command = server.command();
+        CompletableFuture<Integer> exit = server.exit();
+        ByteArrayOutputStream out = server.out();
+        ByteArrayOutputStream err = server.err();
+        Matcher m = server.json();
         assertThat(m.group(2)).isEqualTo(m.group(3));
-        URI endpoint = URI.create(m.group(1));
+        URI endpoint = server.endpoint();
 
         try (S3Client s3 = client(endpoint, "ak-test", "sk-very-secret")) {
             List<String> keys =
@@ -235,6 +211,55 @@ class S3ServerCommandTest {
     private String stderr() throws java.io.IOException {
         Path f = tmp.resolve("stderr.txt");
         return Files.exists(f) ? Files.readString(f) : "";
+    }
+
+    /**
+     * {@code s3-server --root ROOT --access-key AK --secret-key SK} running in a thread, started
+     * and its JSON line on stdout read.
+     */
+    record InThread(
+            S3ServerCommand command,
+            CompletableFuture<Integer> exit,
+            ByteArrayOutputStream out,
+            ByteArrayOutputStream err,
+            Matcher json) {
+        URI endpoint() {
+            return URI.create(json.group(1));
+        }
+
+        static InThread start(Path root, String accessKey, String secretKey) throws Exception {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            S3ServerCommand command = new S3ServerCommand();
+            CompletableFuture<Integer> exit =
+                    CompletableFuture.supplyAsync(
+                            () -> {
+                                try {
+                                    return command.run(
+                                            List.of(
+                                                    "--root",
+                                                    root.toString(),
+                                                    "--access-key",
+                                                    accessKey,
+                                                    "--secret-key",
+                                                    secretKey),
+                                            new PrintStream(out, true, StandardCharsets.UTF_8),
+                                            new PrintStream(err, true, StandardCharsets.UTF_8));
+                                } catch (Exception e) {
+                                    throw new RuntimeException(e);
+                                }
+                            });
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (!out.toString(StandardCharsets.UTF_8).contains("\n")) {
+                assertThat(exit).as("stderr: %s", err).isNotDone();
+                assertThat(System.currentTimeMillis()).isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            String line = out.toString(StandardCharsets.UTF_8).strip();
+            Matcher m = JSON.matcher(line);
+            assertThat(m.matches()).as("stdout: %s", line).isTrue();
+            return new InThread(command, exit, out, err, m);
+        }
     }
 
     static S3Client client(URI endpoint, String accessKey, String secretKey) {

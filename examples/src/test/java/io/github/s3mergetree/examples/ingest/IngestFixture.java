@@ -11,6 +11,7 @@ import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
 import io.github.s3mergetree.examples.cli.PostsGenerator;
 import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -281,6 +282,22 @@ final class IngestFixture implements AutoCloseable {
         assertThat(ch.queryLong("SELECT uniqExact(Id) FROM posts")).isEqualTo(rowsWritten());
         assertThat(ch.query("SELECT sum(cityHash64(*)) FROM posts"))
                 .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM ref"));
+    }
+
+    /** The store of the {@code s3://} table {@code table} on this fixture's S3 server. */
+    TableStore s3TableStore(String table) throws IOException {
+        TableLocation.S3Settings d = TableLocation.S3Settings.defaults();
+        return TableLocation.parse(
+                        table,
+                        new TableLocation.S3Settings(
+                                server.endpoint(),
+                                null,
+                                true,
+                                KEY,
+                                SECRET,
+                                d.connectTimeout(),
+                                d.requestTimeout()))
+                .openStore();
     }
 
     @Override

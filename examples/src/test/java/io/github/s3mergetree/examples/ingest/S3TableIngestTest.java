@@ -3,7 +3,6 @@ package io.github.s3mergetree.examples.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.store.TableStore;
-import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,25 +115,9 @@ class S3TableIngestTest {
         }
     }
 
-    /** The table's S3 store, reached as the command reaches it. */
-    private static TableStore store(IngestFixture fx) throws java.io.IOException {
-        TableLocation.S3Settings d = TableLocation.S3Settings.defaults();
-        return TableLocation.parse(
-                        TABLE,
-                        new TableLocation.S3Settings(
-                                fx.server.endpoint(),
-                                null,
-                                true,
-                                IngestFixture.KEY,
-                                IngestFixture.SECRET,
-                                d.connectTimeout(),
-                                d.requestTimeout()))
-                .openStore();
-    }
-
     /** Rows committed so far, from the part log (the table may be mid-write). */
     private static long committedRows(IngestFixture fx) {
-        try (TableStore s = store(fx)) {
+        try (TableStore s = fx.s3TableStore(TABLE)) {
             return new TableProgress(s).snapshot(0).rows();
         } catch (Exception e) {
             return 0;

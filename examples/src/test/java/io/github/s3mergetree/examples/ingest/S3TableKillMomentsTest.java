@@ -8,7 +8,6 @@ import io.github.s3mergetree.engine.table.FaultPoints;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.examples.cli.PostsGenerator;
-import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,19 +165,7 @@ class S3TableKillMomentsTest {
 
     /** Rows in the table's active parts, read through the S3 server. */
     private static long activeRows(IngestFixture fx) throws IOException {
-        TableLocation.S3Settings d = TableLocation.S3Settings.defaults();
-        try (TableStore s =
-                TableLocation.parse(
-                                TABLE,
-                                new TableLocation.S3Settings(
-                                        fx.server.endpoint(),
-                                        null,
-                                        true,
-                                        IngestFixture.KEY,
-                                        IngestFixture.SECRET,
-                                        d.connectTimeout(),
-                                        d.requestTimeout()))
-                        .openStore()) {
+        try (TableStore s = fx.s3TableStore(TABLE)) {
             MergeTreeTable t = MergeTreeTable.open(s, TableLayouts.fromDdl(DDL), Clock.systemUTC());
             long rows = 0;
             for (ActivePart p : t.activeParts()) {
