@@ -16,11 +16,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * thrown by {@link #finish} if the last round fails too.
  */
 final class ClientDelivery implements AutoCloseable {
+    /** Tries of the last round before {@link #finish} gives up with its error. */
+    static final int LAST_ROUND_ATTEMPTS = 3;
+
     private final PartDelivery delivery;
     private final PrintStream err;
     private final Duration interval;
     private final Thread thread;
     private final AtomicReference<Exception> lastError = new AtomicReference<>();
+    private final Object wake = new Object();
     private volatile boolean stop;
     private long parts;
     private long rows;
@@ -41,10 +45,26 @@ final class ClientDelivery implements AutoCloseable {
         while (!stop) {
             round();
             try {
-                Thread.sleep(interval.toMillis());
+                synchronized (wake) {
+                    if (!stop) {
+                        wake.wait(interval.toMillis());
+                    }
+                }
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Stops the loop without interrupting a round in flight: an interrupt aborted the round's S3
+     * requests ("Thread was interrupted") and left a broken connection that failed the last round's
+     * next request (Broken pipe), so a finished ingest exited 1 though everything was delivered.
+     */
+    private void stopLoop() {
+        stop = true;
+        synchronized (wake) {
+            wake.notifyAll();
         }
     }
 
@@ -76,14 +96,26 @@ final class ClientDelivery implements AutoCloseable {
 
     /** Stops the loop, runs a last round and returns the totals {parts, rows}. */
     long[] finish() throws IOException {
-        stop = true;
-        thread.interrupt();
+        stopLoop();
         try {
             thread.join(60_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        round();
+        // the last round, tried again after a failure like every round of the loop (each round
+        // delivers exactly once by the ledger)
+        for (int attempt = 0; attempt < LAST_ROUND_ATTEMPTS; attempt++) {
+            round();
+            if (lastError.get() == null || Thread.currentThread().isInterrupted()) {
+                break;
+            }
+            try {
+                Thread.sleep(1000L * (attempt + 1));
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         Exception e = lastError.get();
         if (e != null) {
             throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
@@ -93,7 +125,6 @@ final class ClientDelivery implements AutoCloseable {
 
     @Override
     public void close() {
-        stop = true;
-        thread.interrupt();
+        stopLoop();
     }
 }
