@@ -1,5 +1,6 @@
 package io.github.s3mergetree.delivery;
 
+import io.github.s3mergetree.engine.table.FaultPoints;
 import java.util.function.Consumer;
 
 /**
@@ -45,37 +46,17 @@ public final class DeliveryFaultPoints {
      * @throws IllegalArgumentException if the property names no point of the protocol
      */
     public static java.util.Optional<String> haltAtFromSystemProperty() {
-        String at = System.getProperty(HALT_AT_PROPERTY);
-        if (at == null || at.isBlank()) {
-            return java.util.Optional.empty();
-        }
-        if (!java.util.List.of(
-                        AFTER_INTENT, AFTER_MANIFEST, AFTER_SEND, AFTER_APPLIED, AFTER_OUTCOME)
-                .contains(at)) {
-            throw new IllegalArgumentException(
-                    HALT_AT_PROPERTY
-                            + " must be one of "
-                            + AFTER_INTENT
-                            + ", "
-                            + AFTER_MANIFEST
-                            + ", "
-                            + AFTER_SEND
-                            + ", "
-                            + AFTER_APPLIED
-                            + ", "
-                            + AFTER_OUTCOME
-                            + "; got: "
-                            + at);
-        }
-        install(
-                p -> {
-                    if (p.equals(at)) {
-                        System.err.println("halting at " + p + " (" + HALT_AT_PROPERTY + ")");
-                        System.err.flush();
-                        Runtime.getRuntime().halt(137);
-                    }
-                });
-        return java.util.Optional.of(at);
+        java.util.Optional<String> at =
+                FaultPoints.haltPointFromSystemProperty(
+                        HALT_AT_PROPERTY,
+                        java.util.List.of(
+                                AFTER_INTENT,
+                                AFTER_MANIFEST,
+                                AFTER_SEND,
+                                AFTER_APPLIED,
+                                AFTER_OUTCOME));
+        at.ifPresent(point -> install(FaultPoints.haltAt(point, HALT_AT_PROPERTY)));
+        return at;
     }
 
     /** Reaches {@code point}. */

@@ -50,23 +50,42 @@ public final class FaultPoints {
      * @throws IllegalArgumentException if the property names no point of {@link #POINTS}
      */
     public static Optional<String> haltAtFromSystemProperty() {
-        String at = System.getProperty(HALT_AT_PROPERTY);
+        Optional<String> at = haltPointFromSystemProperty(HALT_AT_PROPERTY, POINTS);
+        at.ifPresent(point -> install(haltAt(point, HALT_AT_PROPERTY)));
+        return at;
+    }
+
+    /**
+     * The point named by system property {@code property}, if set (shared with the delivery's fault
+     * points).
+     *
+     * @throws IllegalArgumentException if it names none of {@code points}
+     */
+    public static Optional<String> haltPointFromSystemProperty(
+            String property, List<String> points) {
+        String at = System.getProperty(property);
         if (at == null || at.isBlank()) {
             return Optional.empty();
         }
-        if (!POINTS.contains(at)) {
+        if (!points.contains(at)) {
             throw new IllegalArgumentException(
-                    HALT_AT_PROPERTY + " must be one of " + POINTS + "; got: " + at);
+                    property + " must be one of " + String.join(", ", points) + "; got: " + at);
         }
-        install(
-                p -> {
-                    if (p.equals(at)) {
-                        System.err.println("halting at " + p + " (" + HALT_AT_PROPERTY + ")");
-                        System.err.flush();
-                        Runtime.getRuntime().halt(137);
-                    }
-                });
         return Optional.of(at);
+    }
+
+    /**
+     * A hook that halts the JVM (status 137, as {@code kill -9}: no finally blocks, no shutdown
+     * hooks) the first time {@code point} is reached, saying so on stderr.
+     */
+    public static Consumer<String> haltAt(String point, String property) {
+        return p -> {
+            if (p.equals(point)) {
+                System.err.println("halting at " + p + " (" + property + ")");
+                System.err.flush();
+                Runtime.getRuntime().halt(137);
+            }
+        };
     }
 
     static void reach(String point) {

@@ -22,6 +22,7 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.Locale;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.jar.JarEntry;
 import java.util.zip.CRC32;
 import org.apache.flink.configuration.Configuration;
@@ -60,8 +61,7 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
     private static final Logger LOG = LoggerFactory.getLogger(CachedRpcSystemLoader.class);
 
     /** The class loader of the RPC system closed last, kept open for Pekko's shutdown hook. */
-    private static final java.util.concurrent.atomic.AtomicReference<SubmoduleClassLoader> RETIRED =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private static final AtomicReference<SubmoduleClassLoader> RETIRED = new AtomicReference<>();
 
     private final Path directory;
 
