@@ -37,7 +37,9 @@
 # $OUT/ingest-p<P>.collapsed; PROFILE_EVENT=cpu, PROFILE_INTERVAL=1ms; tools/bench/profile-summary.py reads it), CDS=1 (ours and base run, as ./s3-mergetree
 # does, with a class-data sharing archive of their build, written once by a training run:
 # tools/write-cds-archive.sh; CDS=0: none; BASE_CDS for base alone), SKIP_BUILD=1 (use the current target/),
-# DATA=/tmp/ingest-bench-data, OUT=/tmp/ingest-bench-out. Every run of ours also records per-thread CPU by role
+# DATA=/tmp/ingest-bench-data, OUT=/tmp/ingest-bench-out. JAVA_BIN=<java> runs ours (and base unless
+# BASE_JAVA_BIN) on another JVM, e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java (an AOT cache instead of the
+# archive on JDK 25+); CHDB=0 leaves chDB out (an A/B of ours and base only; no ratios to chDB then). Every run of ours also records per-thread CPU by role
 # (tools/bench/thread-cpu.py: $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals).
 # A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes; COMMAND_JVM_OPTS (default:
 # those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none). OURS_SNAPSHOT=DIR runs saved classes
@@ -212,16 +214,20 @@ run_chdb() {  # round
 
 # as ./s3-mergetree does: a class-data sharing archive per build, from a small training run
 # (tools/write-cds-archive.sh), beside the build's jars; CDS=0 runs without one
-cds_opts() {  # classpath [CDS] -> JVM options
+cds_opts() {  # classpath [CDS] [java] -> JVM options (an AOT cache on JDK 25+, tools/write-cds-archive.sh)
   [ "${2:-${CDS:-1}}" = 1 ] || return 0
-  local archive; archive="$(dirname "${1%%:*}")/s3-mergetree.jsa"
+  local jv="${3:-java}" feature archive
+  feature="$(java_feature "$jv")"
+  archive="$(dirname "${1%%:*}")/s3-mergetree-jdk$feature.jsa"
   if [ ! -f "$archive" ]; then
-    echo "writing the class-data sharing archive $archive (training run)" >&2
+    echo "writing the class-data sharing archive $archive (training run, JDK $feature)" >&2
     # shellcheck disable=SC2086
-    tools/write-cds-archive.sh "$1" "$archive" $JAVA_OPTS >&2 || return 0
+    AOT_CACHE=1 JAVA="$jv" tools/write-cds-archive.sh "$1" "$archive" $JAVA_OPTS >&2 || return 0
   fi
-  echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"
+  if [ "$feature" -ge 25 ]; then echo "-XX:AOTCache=$archive -Xlog:aot=off -Xlog:cds=off"
+  else echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"; fi
 }
+java_feature() { "$1" -version 2>&1 | head -1 | sed -E 's/.*version "([0-9]+).*/\1/'; }
 
 run_ours() {  # round parallelism [side classpath]
   local side="${3:-ours}" cp="${4:-$CP}" opts="$COMMAND_JVM_OPTS $JAVA_OPTS"
@@ -230,7 +236,8 @@ run_ours() {  # round parallelism [side classpath]
     opts="${BASE_COMMAND_JVM_OPTS-$COMMAND_JVM_OPTS} ${BASE_JAVA_OPTS-$JAVA_OPTS}"; settings="${BASE_SETTINGS-$SETTINGS}"
   fi
   local cds="${CDS:-1}"; if [ "$side" = base ]; then cds="${BASE_CDS:-$cds}"; fi
-  opts="$opts $(cds_opts "$cp" "$cds")"
+  local jv="${JAVA_BIN:-java}"; if [ "$side" = base ]; then jv="${BASE_JAVA_BIN:-$jv}"; fi
+  opts="$opts $(cds_opts "$cp" "$cds" "$jv")"
   local table="$OUT/table-r$1-p$2"; [ "$side" = ours ] || table="$OUT/table-r$1-p$2-$side"; rm -rf "$table"
   local table_path="$table"
   if [ "$side" = s3 ]; then
@@ -250,7 +257,7 @@ run_ours() {  # round parallelism [side classpath]
   local l; l=$(load)
   local t0 t1; t0=$(date +%s.%N)
   # shellcheck disable=SC2086
-  /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" java $opts $jfr -cp "$cp" \
+  /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" "$jv" --add-opens=java.base/java.nio=ALL-UNNAMED $opts $jfr -cp "$cp" \
     io.github.s3mergetree.examples.cli.S3MergeTreeCommand ingest \
     --source "s3://bucket/$PREFIX/*.$EXT" --format "$FORMAT" --table-ddl-file "$DDL" --table-path "$table_path" \
     --s3-endpoint "$EP" --s3-access-key "$KEY" --s3-secret-key "$SECRET" --s3-path-style \
@@ -275,7 +282,7 @@ run_ours() {  # round parallelism [side classpath]
   if [ "$1" != "$ROUNDS" ]; then rm -rf "$table"; fi
 }
 
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(java -version 2>&1 | head -1)" >&2
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; ours: $("${JAVA_BIN:-java}" -version 2>&1 | head -1)${BASE_SNAPSHOT:+; base: $("${BASE_JAVA_BIN:-${JAVA_BIN:-java}}" -version 2>&1 | head -1)}" >&2
 cat "$OUT/results.tsv"
 run_ours_all() {  # round
   for p in $PARALLELISMS; do
@@ -284,11 +291,12 @@ run_ours_all() {  # round
     if [ -n "$BASE_CP" ]; then run_ours "$1" "$p" base "$BASE_CP"; fi
   done
 }
+run_chdb_unless_skipped() { if [ "${CHDB:-1}" = 1 ]; then run_chdb "$1"; fi; }
 for r in $(seq "$ROUNDS"); do
   if [ "$ORDER" = ours-first ] || { [ "$ORDER" = alternate ] && [ $((r % 2)) = 0 ]; }; then
-    run_ours_all "$r"; run_chdb "$r"
+    run_ours_all "$r"; run_chdb_unless_skipped "$r"
   else
-    run_chdb "$r"; run_ours_all "$r"
+    run_chdb_unless_skipped "$r"; run_ours_all "$r"
   fi
   node tools/bench/ingest-summary.js "$OUT/results.tsv" --round "$r"
 done
