@@ -155,6 +155,7 @@ public final class MergeTreeSink<IN>
                 sinkId,
                 options.get(MergeTreeSinkOptions.OPTIMIZE_FINAL),
                 storage.isLocal(),
+                context.getJobInfo().getJobId().toHexString(),
                 failures,
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getAttemptNumber(),

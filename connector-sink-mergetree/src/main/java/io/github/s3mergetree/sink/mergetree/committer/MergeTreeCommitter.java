@@ -47,6 +47,11 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
     private final boolean optimizeFinal;
     private final boolean checkShared;
 
+    /** The job whose writers must be registered before the first commit (checked once). */
+    private final String jobId;
+
+    private boolean writersVerified;
+
     /**
      * A committer of {@code table}.
      *
@@ -54,13 +59,16 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
      * @param optimizeFinal whether the committer that commits the last end-of-input committable
      *     runs OPTIMIZE FINAL
      * @param checkShared whether to prove, before each commit call, that this committer sees every
-     *     temporary part to publish ({@link SharedTableCheck}; for local tables)
+     *     temporary part to publish, and before the first, every writer of job {@code jobId}
+     *     ({@link SharedTableCheck}; for local tables)
+     * @param jobId the job's id (the writers register under it; used when {@code checkShared})
      */
     public MergeTreeCommitter(
             MergeTreeTable table,
             String sinkId,
             boolean optimizeFinal,
             boolean checkShared,
+            String jobId,
             FailureInjector failures,
             int subtask,
             int attempt,
@@ -69,6 +77,7 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
         this.sinkId = sinkId;
         this.optimizeFinal = optimizeFinal;
         this.checkShared = checkShared;
+        this.jobId = jobId;
         this.failures = failures;
         this.subtask = subtask;
         this.attempt = attempt;
@@ -142,7 +151,14 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
                 unmade.add(c);
             }
         }
+        if (unmade.isEmpty()) {
+            return;
+        }
         try {
+            if (!writersVerified) {
+                SharedTableCheck.verifyWriters(table, sinkId, jobId, unmade.size());
+                writersVerified = true;
+            }
             SharedTableCheck.verify(table, sinkId, unmade);
         } catch (TableNotSharedException e) {
             throw new org.apache.flink.runtime.execution.SuppressRestartsException(e);

@@ -2,6 +2,7 @@ package io.github.s3mergetree.sink.mergetree.committer;
 
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.sink.mergetree.writer.TempPartNames;
+import io.github.s3mergetree.sink.mergetree.writer.WriterRegistrations;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,6 +26,11 @@ import org.apache.flink.annotation.Internal;
  * after another when slots are short, so nothing here waits for another subtask). Commits made
  * already (a replay after a failure: their parts are published) are not checked.
  *
+ * <p>The parts alone do not prove it at the first commit: a writer without rows yet sends none, and
+ * the commit would be made in the committer's host's directory. So before its first commit the
+ * committer also requires every writer of its job to be registered in its view of the table ({@link
+ * #verifyWriters}).
+ *
  * <p>Only local tables are checked: an {@code s3://} table is one store for every TaskManager.
  */
 @Internal
@@ -33,6 +39,49 @@ final class SharedTableCheck {
     private static final int NAMED = 5;
 
     private SharedTableCheck() {}
+
+    /**
+     * Returns when every writer subtask of job {@code jobId} is registered in {@code table}'s store
+     * ({@link WriterRegistrations}: a writer without rows at the first checkpoint sends no part, so
+     * the parts alone cannot show a directory the other hosts do not share); throws {@link
+     * TableNotSharedException} naming the subtasks it does not see otherwise. Called before the
+     * first commit a committer makes.
+     */
+    static void verifyWriters(MergeTreeTable table, String sinkId, String jobId, int unmade)
+            throws IOException {
+        List<Integer> missing = WriterRegistrations.missing(table.store(), sinkId, jobId);
+        if (missing.isEmpty()) {
+            return;
+        }
+        throw new TableNotSharedException(
+                "the table "
+                        + table.store().location()
+                        + " is not shared by the TaskManagers: the committer does not see the"
+                        + " writers of subtasks "
+                        + missing
+                        + " of job "
+                        + jobId
+                        + " in it (each writer registers in the table when it starts): each"
+                        + " TaskManager writes its own directory of that name, which would split"
+                        + " the table. "
+                        + ADVICE
+                        + nothingMade(table, unmade));
+    }
+
+    private static final String ADVICE =
+            "Use an s3:// table path or a directory every TaskManager mounts (NFS, a shared"
+                    + " volume). ";
+
+    private static String nothingMade(MergeTreeTable table, int unmade) throws IOException {
+        long earlier = table.sequence();
+        return earlier == 0
+                ? "Nothing was committed."
+                : "None of these "
+                        + unmade
+                        + " commits was made (the table's log keeps its "
+                        + earlier
+                        + " earlier entries).";
+    }
 
     /**
      * Returns when every temporary part of {@code unmade} (committables whose commit is not made
@@ -63,7 +112,6 @@ final class SharedTableCheck {
         if (missing.isEmpty()) {
             return;
         }
-        long earlier = table.sequence();
         throw new TableNotSharedException(
                 "the table "
                         + table.store().location()
@@ -77,15 +125,8 @@ final class SharedTableCheck {
                         + String.join(", ", missing.subList(0, Math.min(NAMED, missing.size())))
                         + (missing.size() > NAMED ? ", ..." : "")
                         + "): each TaskManager writes its own directory of that name, which would"
-                        + " split the table (or another process removed those parts). Use an s3://"
-                        + " table path or a directory every TaskManager mounts (NFS, a shared"
-                        + " volume). "
-                        + (earlier == 0
-                                ? "Nothing was committed."
-                                : "None of these "
-                                        + unmade.size()
-                                        + " commits was made (the table's log keeps its "
-                                        + earlier
-                                        + " earlier entries)."));
+                        + " split the table (or another process removed those parts). "
+                        + ADVICE
+                        + nothingMade(table, unmade.size()));
     }
 }

@@ -139,6 +139,10 @@ public final class MergeTreeSinkWriter<IN>
         this.resolved = resolved;
         this.failures = failures;
         this.table = storage.open(resolved.layout(), Clock.systemUTC());
+        if (storage.isLocal()) {
+            // the committer's first commit requires every writer of the job to be seen here
+            WriterRegistrations.register(table.store(), this.sinkId, jobId, subtask, parallelism);
+        }
         this.insertWriter =
                 table.insertWriter(
                         new InsertSettings(

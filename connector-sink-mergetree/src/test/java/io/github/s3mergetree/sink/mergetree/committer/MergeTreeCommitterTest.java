@@ -75,7 +75,7 @@ class MergeTreeCommitterTest {
 
     private MergeTreeCommitter committer(FailureInjector failures) {
         return new MergeTreeCommitter(
-                table, "test", false, false, failures, 0, 0, new UnregisteredMetricsGroup());
+                table, "test", false, false, null, failures, 0, 0, new UnregisteredMetricsGroup());
     }
 
     private long rows() throws IOException {

@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.sink.mergetree.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.ResolvedTable;
+import io.github.s3mergetree.sink.mergetree.writer.WriterRegistrations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,7 +24,16 @@ import org.junit.jupiter.api.io.TempDir;
  * parts it does not see, before any of the call's commits is made, and restarts are suppressed.
  */
 class SharedTableCheckTest {
+    static final String JOB = "0123456789abcdef0123456789abcdef";
+
     @TempDir Path tmp;
+
+    /** Writers {@code subtasks} of two of {@link #JOB} register in {@code table}, as they start. */
+    private static void register(MergeTreeTable table, int... subtasks) throws IOException {
+        for (int s : subtasks) {
+            WriterRegistrations.register(table.store(), "test", JOB, s, 2);
+        }
+    }
 
     private static MergeTreeTable open(Path dir) throws IOException {
         return MergeTreeTable.open(
@@ -38,6 +48,7 @@ class SharedTableCheckTest {
                 "test",
                 false,
                 true,
+                JOB,
                 FailureInjector.NONE,
                 0,
                 0,
@@ -55,6 +66,7 @@ class SharedTableCheckTest {
     @Test
     void writersOfOneDirectoryCommit() throws Exception {
         MergeTreeTable table = open(tmp.resolve("t"));
+        register(table, 0, 1);
         var a =
                 new MergeTreeCommitterTest.FakeRequest(
                         MergeTreeCommitterTest.written(table, "test-0-1", 0, 100));
@@ -72,6 +84,9 @@ class SharedTableCheckTest {
         // two hosts: the same table path, a directory each; the committer runs on host A
         MergeTreeTable hostA = open(tmp.resolve("a/t"));
         MergeTreeTable hostB = open(tmp.resolve("b/t"));
+        register(hostA, 0);
+        register(hostB, 1);
+        // the first commit holds parts of both hosts: the other host's writer is missed first
         var ownHost =
                 new MergeTreeCommitterTest.FakeRequest(
                         MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 100));
@@ -84,8 +99,7 @@ class SharedTableCheckTest {
                 .isInstanceOf(TableNotSharedException.class)
                 .hasMessageContaining(tmp.resolve("a/t").toString())
                 .hasMessageContaining("is not shared by the TaskManagers")
-                .hasMessageContaining("does not see 2 of the 4 temporary parts")
-                .hasMessageContaining(otherHost.committable.parts().get(0).directoryName())
+                .hasMessageContaining("does not see the writers of subtasks [1] of job " + JOB)
                 .hasMessageContaining("Nothing was committed");
         // not even host A's own commit was made
         assertThat(rows(hostA)).isZero();
@@ -94,9 +108,68 @@ class SharedTableCheckTest {
     }
 
     @Test
+    void aFirstCommitOfOnlyTheCommittersOwnHostIsRefusedWhenAnotherHostsWriterIsNotSeen()
+            throws Exception {
+        // writer 1 on host B has no rows at the first checkpoint: the commit holds host A's parts
+        MergeTreeTable hostA = open(tmp.resolve("a/t"));
+        MergeTreeTable hostB = open(tmp.resolve("b/t"));
+        register(hostA, 0);
+        register(hostB, 1);
+        var ownHost =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 100));
+        assertThatThrownBy(() -> committer(hostA).commit(List.of(ownHost)))
+                .isInstanceOf(SuppressRestartsException.class)
+                .cause()
+                .isInstanceOf(TableNotSharedException.class)
+                .hasMessageContaining(tmp.resolve("a/t").toString())
+                .hasMessageContaining("does not see the writers of subtasks [1] of job " + JOB)
+                .hasMessageContaining("Nothing was committed");
+        assertThat(rows(hostA)).isZero();
+        assertThat(hostA.sequence()).isZero();
+    }
+
+    @Test
+    void noWriterOfThisJobSeenIsRefusedAndAnEarlierJobsRegistrationsDoNotCount() throws Exception {
+        MergeTreeTable table = open(tmp.resolve("t"));
+        WriterRegistrations.register(table.store(), "test", "an-earlier-job", 0, 2);
+        WriterRegistrations.register(table.store(), "test", "an-earlier-job", 1, 2);
+        var c =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(table, "test-0-1", 0, 10));
+        assertThatThrownBy(() -> committer(table).commit(List.of(c)))
+                .cause()
+                .isInstanceOf(TableNotSharedException.class)
+                .hasMessageContaining("does not see the writers of subtasks [0] of job " + JOB);
+        assertThat(rows(table)).isZero();
+    }
+
+    @Test
+    void theTemporaryPartsOfOtherHostsAreRefusedWhenTheWritersAreSeen() throws Exception {
+        // registrations visible (e.g. written before the directories diverged), parts not
+        MergeTreeTable hostA = open(tmp.resolve("a/t"));
+        MergeTreeTable hostB = open(tmp.resolve("b/t"));
+        register(hostA, 0, 1);
+        var ownHost =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 100));
+        var otherHost =
+                new MergeTreeCommitterTest.FakeRequest(
+                        MergeTreeCommitterTest.written(hostB, "test-1-1", 100, 50));
+        assertThatThrownBy(() -> committer(hostA).commit(List.of(ownHost, otherHost)))
+                .cause()
+                .isInstanceOf(TableNotSharedException.class)
+                .hasMessageContaining("does not see 2 of the 4 temporary parts")
+                .hasMessageContaining(otherHost.committable.parts().get(0).directoryName())
+                .hasMessageContaining("Nothing was committed");
+        assertThat(rows(hostA)).isZero();
+    }
+
+    @Test
     void aLaterCommitNamesTheEarlierEntriesItKeeps() throws Exception {
         MergeTreeTable hostA = open(tmp.resolve("a/t"));
         MergeTreeTable hostB = open(tmp.resolve("b/t"));
+        register(hostA, 0, 1);
         committer(hostA)
                 .commit(
                         List.of(
@@ -115,6 +188,7 @@ class SharedTableCheckTest {
     @Test
     void aReplayOfAMadeCommitIsNotChecked() throws Exception {
         MergeTreeTable table = open(tmp.resolve("t"));
+        register(table, 0, 1);
         MergeTreeCommittable c = MergeTreeCommitterTest.written(table, "test-0-1", 0, 100);
         committer(table).commit(List.of(new MergeTreeCommitterTest.FakeRequest(c)));
         // the replay's temporary parts are published (gone as tmp_*): it is a no-op, not a split
