@@ -10,6 +10,7 @@ import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -43,11 +44,6 @@ public final class LocalParts {
         return writer.write(input, store(abs.getParent()), abs.getFileName().toString());
     }
 
-    /** A merger with a scratch directory under the system's temporary directory. */
-    public static PartMerger merger(PartWriter writer) throws IOException {
-        return new PartMerger(writer, store(Files.createTempDirectory("merge-scratch-")));
-    }
-
     /** Merges into local directory {@code outDir} and writes its checksums.txt. */
     public static WrittenPartFiles merge(
             PartWriter writer,
@@ -61,9 +57,20 @@ public final class LocalParts {
         Path abs = outDir.toAbsolutePath();
         TableStore s = store(abs.getParent());
         String dir = abs.getFileName().toString();
-        WrittenPartFiles f =
-                merger(writer).merge(sources, spec, partition, s, dir, progress, vertical);
-        writer.writeChecksums(s, dir, f);
-        return f;
+        Path scratch = Files.createTempDirectory("merge-scratch-");
+        try {
+            WrittenPartFiles f =
+                    new PartMerger(writer, store(scratch))
+                            .merge(sources, spec, partition, s, dir, progress, vertical);
+            writer.writeChecksums(s, dir, f);
+            return f;
+        } finally {
+            // the row-source file of a vertical merge is removed by the merge; the directory here
+            try (var left = Files.walk(scratch)) {
+                for (Path p : left.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
     }
 }

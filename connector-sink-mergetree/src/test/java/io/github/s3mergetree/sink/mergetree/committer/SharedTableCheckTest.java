@@ -15,6 +15,7 @@ import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,23 @@ class SharedTableCheckTest {
                 new UnregisteredMetricsGroup());
     }
 
+    private static MergeTreeCommitterTest.FakeRequest request(
+            MergeTreeTable table, String token, long from, int n) throws IOException {
+        return new MergeTreeCommitterTest.FakeRequest(
+                MergeTreeCommitterTest.written(table, token, from, n));
+    }
+
+    /**
+     * The commit of {@code requests} by a committer on {@code table} fails, restarts suppressed.
+     */
+    private static AbstractThrowableAssert<?, ? extends Throwable> refused(
+            MergeTreeTable table, MergeTreeCommitterTest.FakeRequest... requests) {
+        return assertThatThrownBy(() -> committer(table).commit(List.of(requests)))
+                .isInstanceOf(SuppressRestartsException.class)
+                .cause()
+                .isInstanceOf(TableNotSharedException.class);
+    }
+
     private static long rows(MergeTreeTable table) throws IOException {
         long n = 0;
         for (var p : table.activeParts()) {
@@ -67,12 +85,8 @@ class SharedTableCheckTest {
     void writersOfOneDirectoryCommit() throws Exception {
         MergeTreeTable table = open(tmp.resolve("t"));
         register(table, 0, 1);
-        var a =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(table, "test-0-1", 0, 100));
-        var b =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(table, "test-1-1", 100, 50));
+        var a = request(table, "test-0-1", 0, 100);
+        var b = request(table, "test-1-1", 100, 50);
         committer(table).commit(List.of(a, b));
         assertThat(a.outcome).isEqualTo("committed");
         assertThat(b.outcome).isEqualTo("committed");
@@ -87,16 +101,9 @@ class SharedTableCheckTest {
         register(hostA, 0);
         register(hostB, 1);
         // the first commit holds parts of both hosts: the other host's writer is missed first
-        var ownHost =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 100));
-        var otherHost =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(hostB, "test-1-1", 100, 50));
-        assertThatThrownBy(() -> committer(hostA).commit(List.of(ownHost, otherHost)))
-                .isInstanceOf(SuppressRestartsException.class)
-                .cause()
-                .isInstanceOf(TableNotSharedException.class)
+        var ownHost = request(hostA, "test-0-1", 0, 100);
+        var otherHost = request(hostB, "test-1-1", 100, 50);
+        refused(hostA, ownHost, otherHost)
                 .hasMessageContaining(tmp.resolve("a/t").toString())
                 .hasMessageContaining("is not shared by the TaskManagers")
                 .hasMessageContaining("does not see the writers of subtasks [1] of job " + JOB)
@@ -115,13 +122,8 @@ class SharedTableCheckTest {
         MergeTreeTable hostB = open(tmp.resolve("b/t"));
         register(hostA, 0);
         register(hostB, 1);
-        var ownHost =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 100));
-        assertThatThrownBy(() -> committer(hostA).commit(List.of(ownHost)))
-                .isInstanceOf(SuppressRestartsException.class)
-                .cause()
-                .isInstanceOf(TableNotSharedException.class)
+        var ownHost = request(hostA, "test-0-1", 0, 100);
+        refused(hostA, ownHost)
                 .hasMessageContaining(tmp.resolve("a/t").toString())
                 .hasMessageContaining("does not see the writers of subtasks [1] of job " + JOB)
                 .hasMessageContaining("Nothing was committed");
@@ -134,12 +136,8 @@ class SharedTableCheckTest {
         MergeTreeTable table = open(tmp.resolve("t"));
         WriterRegistrations.register(table.store(), "test", "an-earlier-job", 0, 2);
         WriterRegistrations.register(table.store(), "test", "an-earlier-job", 1, 2);
-        var c =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(table, "test-0-1", 0, 10));
-        assertThatThrownBy(() -> committer(table).commit(List.of(c)))
-                .cause()
-                .isInstanceOf(TableNotSharedException.class)
+        var c = request(table, "test-0-1", 0, 10);
+        refused(table, c)
                 .hasMessageContaining("does not see the writers of subtasks [0] of job " + JOB);
         assertThat(rows(table)).isZero();
     }
@@ -150,15 +148,9 @@ class SharedTableCheckTest {
         MergeTreeTable hostA = open(tmp.resolve("a/t"));
         MergeTreeTable hostB = open(tmp.resolve("b/t"));
         register(hostA, 0, 1);
-        var ownHost =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 100));
-        var otherHost =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(hostB, "test-1-1", 100, 50));
-        assertThatThrownBy(() -> committer(hostA).commit(List.of(ownHost, otherHost)))
-                .cause()
-                .isInstanceOf(TableNotSharedException.class)
+        var ownHost = request(hostA, "test-0-1", 0, 100);
+        var otherHost = request(hostB, "test-1-1", 100, 50);
+        refused(hostA, ownHost, otherHost)
                 .hasMessageContaining("does not see 2 of the 4 temporary parts")
                 .hasMessageContaining(otherHost.committable.parts().get(0).directoryName())
                 .hasMessageContaining("Nothing was committed");
@@ -170,18 +162,9 @@ class SharedTableCheckTest {
         MergeTreeTable hostA = open(tmp.resolve("a/t"));
         MergeTreeTable hostB = open(tmp.resolve("b/t"));
         register(hostA, 0, 1);
-        committer(hostA)
-                .commit(
-                        List.of(
-                                new MergeTreeCommitterTest.FakeRequest(
-                                        MergeTreeCommitterTest.written(hostA, "test-0-1", 0, 10))));
-        var otherHost =
-                new MergeTreeCommitterTest.FakeRequest(
-                        MergeTreeCommitterTest.written(hostB, "test-1-2", 10, 10));
-        assertThatThrownBy(() -> committer(hostA).commit(List.of(otherHost)))
-                .cause()
-                .isInstanceOf(TableNotSharedException.class)
-                .hasMessageContaining("None of these 1 commits was made");
+        committer(hostA).commit(List.of(request(hostA, "test-0-1", 0, 10)));
+        var otherHost = request(hostB, "test-1-2", 10, 10);
+        refused(hostA, otherHost).hasMessageContaining("None of these 1 commits was made");
         assertThat(rows(hostA)).isEqualTo(10);
     }
 
