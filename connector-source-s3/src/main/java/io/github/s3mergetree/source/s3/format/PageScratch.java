@@ -12,12 +12,20 @@ package io.github.s3mergetree.source.s3.format;
  * decodes levels and dictionary indices eagerly and reads PLAIN values only until the page ends).
  * Without a lent buffer, {@link #outputFor} allocates, so everything else (dictionary pages, whose
  * bytes parquet's own readers keep; the value-by-value readers) gets arrays of its own. Not
- * thread-safe: one per reader, used on the reader's thread.
+ * thread-safe: one per reader at a time, used on the reader's thread ({@link PageBuffers} keeps it
+ * for the thread's next reader).
  */
 final class PageScratch {
     private static final ThreadLocal<PageScratch> LENT = new ThreadLocal<>();
 
     private byte[] buffer = new byte[0];
+
+    /** Drops the buffer if it is larger than {@code maxBytes} (before it is kept for reuse). */
+    void trimTo(int maxBytes) {
+        if (buffer.length > maxBytes) {
+            buffer = new byte[0];
+        }
+    }
 
     /** Lends this buffer to decompressions on this thread until {@link #takeBack()}. */
     void lend() {

@@ -399,6 +399,15 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
 
         @Override
         public void close() throws IOException {
+            if (decoders != null) {
+                for (ParquetColumnDecoder[] forColumn : decoders) {
+                    if (forColumn != null) {
+                        for (ParquetColumnDecoder d : forColumn) {
+                            d.release();
+                        }
+                    }
+                }
+            }
             reader.close();
         }
     }

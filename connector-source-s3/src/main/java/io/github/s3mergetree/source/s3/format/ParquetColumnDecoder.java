@@ -369,6 +369,15 @@ final class ParquetColumnDecoder {
         this.valuesLeft = reader.getTotalValueCount();
     }
 
+    /** Ends the decoding of this object's column: the bulk reader's arrays go back to the pool. */
+    void release() {
+        if (flat != null) {
+            flat.release();
+            flat = null;
+            flatActive = false;
+        }
+    }
+
     /** A value of the bulk path that failed to convert, with its row in the row group. */
     private static final class RowFailure extends RuntimeException {
         final long row;

@@ -84,7 +84,10 @@ final class ParquetFlatPageReader {
     private final EnumFallback enumFallback;
 
     private PageReader pages;
-    private final PageScratch scratch = new PageScratch();
+
+    /** This reader's page arrays, from the thread's pool (null until the first chunk). */
+    private PageBuffers buffers;
+
     // dictionary of the current column chunk
     private long[] dictLongs;
     private int[] dictInts;
@@ -95,12 +98,12 @@ final class ParquetFlatPageReader {
     private int[] dictCodes; // ENUM8 / ENUM16: the code of each entry, or NO_CODE
     private int dictSize;
     // the current page
-    private int[] defs = new int[0];
+    private int[] defs;
     private int pageValues;
     private int pagePos;
     private boolean pageAllDefined;
     private boolean dictEncoded;
-    private int[] indices = new int[0];
+    private int[] indices;
     private int indexPos;
     private ByteBuffer plain;
 
@@ -130,6 +133,22 @@ final class ParquetFlatPageReader {
         }
     }
 
+    /**
+     * Ends this reader's use of its page arrays (they go back to the thread's pool); after this, it
+     * reads nothing more. Called when the object's reader closes.
+     */
+    void release() {
+        if (buffers != null) {
+            PageBuffers b = buffers;
+            buffers = null;
+            defs = null;
+            indices = null;
+            plain = null;
+            pages = null;
+            b.release();
+        }
+    }
+
     /** Whether a column chunk written with these encodings can be read in bulk. */
     static boolean supports(Set<Encoding> encodings) {
         return SUPPORTED.containsAll(encodings);
@@ -137,6 +156,11 @@ final class ParquetFlatPageReader {
 
     /** Starts a column chunk. */
     void start(PageReader pageReader) throws IOException {
+        if (buffers == null) {
+            buffers = PageBuffers.acquire();
+            defs = buffers.defs;
+            indices = buffers.indices;
+        }
         this.pages = pageReader;
         this.pageValues = 0;
         this.pagePos = 0;
@@ -203,18 +227,20 @@ final class ParquetFlatPageReader {
 
     private void nextPage() throws IOException {
         DataPage page;
-        scratch.lend();
+        buffers.scratch.lend();
         try {
             page = pages.readPage();
         } finally {
-            scratch.takeBack();
+            buffers.scratch.takeBack();
         }
         if (page == null) {
             throw new IllegalStateException("the column chunk has fewer values than announced");
         }
         int n = page.getValueCount();
-        if (defs.length < n + 8) {
+        if (maxDef > 0 && defs.length < n + 8) {
+            // (no definition levels without a nullable column: every value is defined)
             defs = new int[n + 8];
+            buffers.defs = defs;
         }
         ByteBuffer values;
         Encoding encoding;
@@ -267,6 +293,7 @@ final class ParquetFlatPageReader {
             int bitWidth = values.get() & 0xFF;
             if (indices.length < nonNull + 8) {
                 indices = new int[nonNull + 8];
+                buffers.indices = indices;
             }
             decodeHybrid(values, bitWidth, indices, nonNull);
             for (int i = 0; i < nonNull; i++) {
