@@ -236,6 +236,19 @@ public final class MergeCoordinator
                     Thread.currentThread().interrupt();
                 }
             }
+            if (endOfInput && !Thread.currentThread().isInterrupted()) {
+                // the parts the last merges (and OPTIMIZE FINAL) made outdated go now if their
+                // old_parts_lifetime is over, not only at a tick that may not come before the end
+                try {
+                    metrics.partsRemoved.inc(table.cleanup().size());
+                } catch (IOException e) {
+                    LOG.warn(
+                            "Removing outdated parts of {} at the end of input failed; the next"
+                                    + " run removes them",
+                            table.store().location(),
+                            e);
+                }
+            }
             scheduler.close();
             pool.shutdown();
             if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a metric group that records (as {@code KafkaCommitterTest} tests its committer): a commit message
  * starts the merges, a timer tick removes the parts merged away once {@code old_parts_lifetime} is
  * over and schedules the next tick, and the end of a bounded input lets the merges settle in {@code
- * close()}.
+ * close()} and removes the parts they made outdated.
  */
 class MergeCoordinatorTest {
     static final String DDL =
@@ -178,6 +178,10 @@ class MergeCoordinatorTest {
         assertThat(gauge("mergesRunning")).isEqualTo(0);
         assertThat(maxPartsInAPartition()).isEqualTo(1);
         assertThat(rows()).isEqualTo((long) INSERTS * ROWS_PER_INSERT);
+        // and the parts merged away (old_parts_lifetime = 0) are removed before close() returns,
+        // without a tick
+        assertThat(partDirectories()).hasSize(2);
+        assertThat(counter("partsRemoved")).isEqualTo(2L * INSERTS);
     }
 
     private List<Path> partDirectories() throws IOException {
