@@ -5,12 +5,12 @@ import io.github.s3mergetree.engine.merge.PartMerger;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartitionData;
+import io.github.s3mergetree.engine.part.Parts;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
 import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -66,11 +66,7 @@ public final class LocalParts {
             return f;
         } finally {
             // the row-source file of a vertical merge is removed by the merge; the directory here
-            try (var left = Files.walk(scratch)) {
-                for (Path p : left.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            Parts.deleteRecursively(scratch);
         }
     }
 }

@@ -130,10 +130,14 @@ public final class MergeCoordinator
                 return;
             }
             scheduler.trigger();
-            List<PartName> removed = table.cleanup();
-            metrics.partsRemoved.inc(removed.size());
+            removeOutdatedParts();
             refreshPartCounts();
             scheduleTick();
+        }
+
+        /** Removes the outdated parts whose old_parts_lifetime is over, counting them. */
+        private void removeOutdatedParts() throws IOException {
+            metrics.partsRemoved.inc(table.cleanup().size());
         }
 
         private void refreshPartCounts() throws IOException {
@@ -240,7 +244,7 @@ public final class MergeCoordinator
                 // the parts the last merges (and OPTIMIZE FINAL) made outdated go now if their
                 // old_parts_lifetime is over, not only at a tick that may not come before the end
                 try {
-                    metrics.partsRemoved.inc(table.cleanup().size());
+                    removeOutdatedParts();
                 } catch (IOException e) {
                     LOG.warn(
                             "Removing outdated parts of {} at the end of input failed; the next"

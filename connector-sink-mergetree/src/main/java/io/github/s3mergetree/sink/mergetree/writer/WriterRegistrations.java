@@ -31,12 +31,15 @@ import org.apache.flink.annotation.Internal;
 public final class WriterRegistrations {
     private WriterRegistrations() {}
 
+    private static final String SUBTASK = "subtask-";
+
+    /** The directory of sink {@code sinkId}'s registrations (ends with '/'). */
+    private static String dir(String sinkId) {
+        return TableKeys.METADATA_DIR + "/sinks/" + TempPartNames.sanitize(sinkId) + "/";
+    }
+
     static String key(String sinkId, int subtask) {
-        return TableKeys.METADATA_DIR
-                + "/sinks/"
-                + TempPartNames.sanitize(sinkId)
-                + "/subtask-"
-                + subtask;
+        return dir(sinkId) + SUBTASK + subtask;
     }
 
     /** Registers writer {@code subtask} of {@code parallelism} of job {@code jobId}. */
@@ -55,16 +58,17 @@ public final class WriterRegistrations {
             throws IOException {
         int parallelism = -1;
         Set<Integer> registered = new TreeSet<>();
-        String dir = TableKeys.METADATA_DIR + "/sinks/" + TempPartNames.sanitize(sinkId) + "/";
+        String dir = dir(sinkId);
         for (ObjectSummary o : store.list(dir)) {
             Optional<byte[]> b = store.readIfExists(o.key());
             String[] f =
                     b.isEmpty()
                             ? new String[0]
                             : new String(b.get(), StandardCharsets.UTF_8).split(" ");
-            if (f.length == 2 && f[0].equals(jobId) && o.key().startsWith(dir + "subtask-")) {
+            if (f.length == 2 && f[0].equals(jobId) && o.key().startsWith(dir + SUBTASK)) {
                 try {
-                    int subtask = Integer.parseInt(o.key().substring(dir.length() + 8));
+                    int subtask =
+                            Integer.parseInt(o.key().substring(dir.length() + SUBTASK.length()));
                     parallelism = Integer.parseInt(f[1]);
                     registered.add(subtask);
                 } catch (NumberFormatException e) {
