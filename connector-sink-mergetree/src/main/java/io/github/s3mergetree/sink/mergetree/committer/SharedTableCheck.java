@@ -53,34 +53,42 @@ final class SharedTableCheck {
         if (missing.isEmpty()) {
             return;
         }
-        throw new TableNotSharedException(
-                "the table "
-                        + table.store().location()
-                        + " is not shared by the TaskManagers: the committer does not see the"
-                        + " writers of subtasks "
+        throw notShared(
+                table,
+                "the writers of subtasks "
                         + missing
                         + " of job "
                         + jobId
-                        + " in it (each writer registers in the table when it starts): each"
-                        + " TaskManager writes its own directory of that name, which would split"
-                        + " the table. "
-                        + ADVICE
-                        + nothingMade(table, unmade));
+                        + " in it (each writer registers in the table when it starts)",
+                "",
+                unmade);
     }
 
-    private static final String ADVICE =
-            "Use an s3:// table path or a directory every TaskManager mounts (NFS, a shared"
-                    + " volume). ";
-
-    private static String nothingMade(MergeTreeTable table, int unmade) throws IOException {
+    /**
+     * The refusal of both checks: what the committer does not see, why that means a split table,
+     * what to use instead, and what was (not) committed.
+     */
+    private static TableNotSharedException notShared(
+            MergeTreeTable table, String notSeen, String otherCause, int unmade)
+            throws IOException {
         long earlier = table.sequence();
-        return earlier == 0
-                ? "Nothing was committed."
-                : "None of these "
-                        + unmade
-                        + " commits was made (the table's log keeps its "
-                        + earlier
-                        + " earlier entries).";
+        return new TableNotSharedException(
+                "the table "
+                        + table.store().location()
+                        + " is not shared by the TaskManagers: the committer does not see "
+                        + notSeen
+                        + ": each TaskManager writes its own directory of that name, which would"
+                        + " split the table"
+                        + otherCause
+                        + ". Use an s3:// table path or a directory every TaskManager mounts (NFS,"
+                        + " a shared volume). "
+                        + (earlier == 0
+                                ? "Nothing was committed."
+                                : "None of these "
+                                        + unmade
+                                        + " commits was made (the table's log keeps its "
+                                        + earlier
+                                        + " earlier entries)."));
     }
 
     /**
@@ -112,11 +120,9 @@ final class SharedTableCheck {
         if (missing.isEmpty()) {
             return;
         }
-        throw new TableNotSharedException(
-                "the table "
-                        + table.store().location()
-                        + " is not shared by the TaskManagers: the committer does not see "
-                        + missing.size()
+        throw notShared(
+                table,
+                missing.size()
                         + " of the "
                         + expected
                         + " temporary parts written for this commit"
@@ -124,9 +130,8 @@ final class SharedTableCheck {
                         + " ("
                         + String.join(", ", missing.subList(0, Math.min(NAMED, missing.size())))
                         + (missing.size() > NAMED ? ", ..." : "")
-                        + "): each TaskManager writes its own directory of that name, which would"
-                        + " split the table (or another process removed those parts). "
-                        + ADVICE
-                        + nothingMade(table, unmade.size()));
+                        + ")",
+                " (or another process removed those parts)",
+                unmade.size());
     }
 }
