@@ -15,15 +15,26 @@ import org.apache.flink.annotation.PublicEvolving;
  * @param parts the temporary parts, in the order they were written
  * @param endOfInput whether this is the writer's last committable (its input ended): the committer
  *     that commits the last of these finishes the table (OPTIMIZE FINAL when asked)
+ * @param jobId the id of the job whose writer made it, or null when unknown (restored from a
+ *     version-1 checkpoint, which did not record it): the committer's check that a local table is
+ *     shared counts the writer registrations of its own job only for its own job's committables,
+ *     since a job resumed from an earlier job's savepoint commits that job's committables before
+ *     its own writers may have registered
  */
 @PublicEvolving
-public record MergeTreeCommittable(String token, List<PendingPart> parts, boolean endOfInput) {
+public record MergeTreeCommittable(
+        String token, List<PendingPart> parts, boolean endOfInput, String jobId) {
     /** Validates and copies. */
     public MergeTreeCommittable {
         parts = List.copyOf(parts);
     }
 
-    /** A committable that is not the writer's last. */
+    /** A committable of an unknown job. */
+    public MergeTreeCommittable(String token, List<PendingPart> parts, boolean endOfInput) {
+        this(token, parts, endOfInput, null);
+    }
+
+    /** A committable of an unknown job that is not the writer's last. */
     public MergeTreeCommittable(String token, List<PendingPart> parts) {
         this(token, parts, false);
     }

@@ -12,13 +12,15 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * Serializes {@link MergeTreeCommittable}s into checkpoints. Version 1: a flag and the token, the
- * part count, then per part its directory name, partition id, rows, marks and sizes.
+ * end-of-input flag, the part count, then per part its directory name, partition id, rows, marks
+ * and sizes. Version 2 adds, after the end-of-input flag, a flag and the writer's job id (version 1
+ * committables restore with an unknown job).
  */
 @Internal
 public final class MergeTreeCommittableSerializer
         implements SimpleVersionedSerializer<MergeTreeCommittable> {
     /** The current version. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -34,6 +36,10 @@ public final class MergeTreeCommittableSerializer
             out.writeUTF(c.token());
         }
         out.writeBoolean(c.endOfInput());
+        out.writeBoolean(c.jobId() != null);
+        if (c.jobId() != null) {
+            out.writeUTF(c.jobId());
+        }
         out.writeInt(c.parts().size());
         for (MergeTreeCommittable.PendingPart p : c.parts()) {
             out.writeUTF(p.directoryName());
@@ -50,17 +56,18 @@ public final class MergeTreeCommittableSerializer
 
     @Override
     public MergeTreeCommittable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException(
                     "unknown MergeTreeCommittable serializer version "
                             + version
-                            + " (this sink reads version "
+                            + " (this sink reads versions 1 to "
                             + VERSION
                             + ")");
         }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
         String token = in.readBoolean() ? in.readUTF() : null;
         boolean endOfInput = in.readBoolean();
+        String jobId = version >= 2 && in.readBoolean() ? in.readUTF() : null;
         int n = in.readInt();
         List<MergeTreeCommittable.PendingPart> parts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -74,6 +81,6 @@ public final class MergeTreeCommittableSerializer
                             in.readLong(),
                             in.readLong()));
         }
-        return new MergeTreeCommittable(token, parts, endOfInput);
+        return new MergeTreeCommittable(token, parts, endOfInput, jobId);
     }
 }

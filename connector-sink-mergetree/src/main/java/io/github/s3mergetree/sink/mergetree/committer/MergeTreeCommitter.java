@@ -59,8 +59,8 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
      * @param optimizeFinal whether the committer that commits the last end-of-input committable
      *     runs OPTIMIZE FINAL
      * @param checkShared whether to prove, before each commit call, that this committer sees every
-     *     temporary part to publish, and before the first, every writer of job {@code jobId}
-     *     ({@link SharedTableCheck}; for local tables)
+     *     temporary part to publish, and before the first of job {@code jobId}'s committables,
+     *     every writer of that job ({@link SharedTableCheck}; for local tables)
      * @param jobId the job's id (the writers register under it; used when {@code checkShared})
      */
     public MergeTreeCommitter(
@@ -155,7 +155,7 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
             return;
         }
         try {
-            if (!writersVerified) {
+            if (!writersVerified && ofThisJob(unmade)) {
                 SharedTableCheck.verifyWriters(table, sinkId, jobId, unmade.size());
                 writersVerified = true;
             }
@@ -163,6 +163,21 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
         } catch (TableNotSharedException e) {
             throw new org.apache.flink.runtime.execution.SuppressRestartsException(e);
         }
+    }
+
+    /**
+     * Whether one of {@code unmade} was made by this job's writers. Committables restored from an
+     * earlier job's checkpoint or savepoint are committed (at the committer's state restore) before
+     * this job's writers may have registered, and that job's registrations may be overwritten
+     * already: for them only the parts are checked.
+     */
+    private boolean ofThisJob(List<MergeTreeCommittable> unmade) {
+        for (MergeTreeCommittable c : unmade) {
+            if (jobId != null && jobId.equals(c.jobId())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<PendingInsert> pending(MergeTreeCommittable c) {

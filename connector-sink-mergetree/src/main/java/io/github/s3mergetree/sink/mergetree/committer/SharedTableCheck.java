@@ -27,9 +27,12 @@ import org.apache.flink.annotation.Internal;
  * already (a replay after a failure: their parts are published) are not checked.
  *
  * <p>The parts alone do not prove it at the first commit: a writer without rows yet sends none, and
- * the commit would be made in the committer's host's directory. So before its first commit the
- * committer also requires every writer of its job to be registered in its view of the table ({@link
- * #verifyWriters}).
+ * the commit would be made in the committer's host's directory. So before its first commit of its
+ * own job's committables the committer also requires every writer of its job to be registered in
+ * its view of the table ({@link #verifyWriters}). Committables restored from an earlier job (a job
+ * resumed from a savepoint) are committed while the committer restores its state, when this job's
+ * writers may not have registered yet: for them the parts are checked, and the writers are checked
+ * at the first commit of this job's own committables.
  *
  * <p>Only local tables are checked: an {@code s3://} table is one store for every TaskManager.
  */
@@ -45,7 +48,7 @@ final class SharedTableCheck {
      * ({@link WriterRegistrations}: a writer without rows at the first checkpoint sends no part, so
      * the parts alone cannot show a directory the other hosts do not share); throws {@link
      * TableNotSharedException} naming the subtasks it does not see otherwise. Called before the
-     * first commit a committer makes.
+     * first commit of its own job's committables a committer makes.
      */
     static void verifyWriters(MergeTreeTable table, String sinkId, String jobId, int unmade)
             throws IOException {

@@ -573,7 +573,7 @@ public final class MergeTreeSinkWriter<IN>
         metrics.pendingParts(0);
         // the last committable is sent even when empty: it tells the committer this writer is done
         endOfInputCommitted |= last;
-        return List.of(new MergeTreeCommittable(token, parts, last));
+        return List.of(new MergeTreeCommittable(token, parts, last, jobId));
     }
 
     @Override

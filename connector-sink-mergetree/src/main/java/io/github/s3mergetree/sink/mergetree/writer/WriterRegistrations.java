@@ -15,8 +15,8 @@ import org.apache.flink.annotation.Internal;
 /**
  * Which writer subtasks of a job have opened a local table, as the committer sees it: every writer
  * registers when it is created ({@code s3mergetree_metadata/sinks/<sink id>/subtask-<i>}, holding
- * the job id and the writers' parallelism), and the committer's first commit requires every subtask
- * of its job to be registered in its own view of the table.
+ * the job id and the writers' parallelism), and the committer's first commit of its job's
+ * committables requires every subtask of its job to be registered in its own view of the table.
  *
  * <p>Why a registration and not only the committables' parts: a writer that has no rows yet at the
  * first checkpoint sends no part, so the first commit can hold only the parts of the committer's
@@ -24,8 +24,9 @@ import org.apache.flink.annotation.Internal;
  * writer is created before its job's first commit, in both execution modes (in STREAMING a
  * checkpoint is triggered only when every task is running, i.e. after each writer's operator state
  * was initialized; in BATCH the committer consumes a blocking exchange, so it starts after every
- * writer finished): nothing waits. One object per subtask, overwritten by the next job of the same
- * sink id.
+ * writer finished): nothing waits. The exception, committables restored from an earlier job's
+ * savepoint, which the committer commits while it restores its state, are not checked against the
+ * registrations. One object per subtask, overwritten by the next job of the same sink id.
  */
 @Internal
 public final class WriterRegistrations {

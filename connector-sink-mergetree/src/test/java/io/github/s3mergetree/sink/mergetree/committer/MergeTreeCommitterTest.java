@@ -51,6 +51,12 @@ class MergeTreeCommitterTest {
      */
     static MergeTreeCommittable written(MergeTreeTable table, String token, long from, int n)
             throws IOException {
+        return written(table, token, from, n, null);
+    }
+
+    /** As above, a committable of job {@code jobId}'s writer. */
+    static MergeTreeCommittable written(
+            MergeTreeTable table, String token, long from, int n, String jobId) throws IOException {
         Block b = Block.empty(List.of("id", "p"), table.layout().columnTypes(), n);
         for (long i = from; i < from + n; i++) {
             ((LongColumn) b.column(0)).add(i);
@@ -70,7 +76,7 @@ class MergeTreeCommitterTest {
                                                 p.files().dataUncompressedBytes(),
                                                 p.files().bytesUncompressedInMemory()))
                         .toList();
-        return new MergeTreeCommittable(token, pending, false);
+        return new MergeTreeCommittable(token, pending, false, jobId);
     }
 
     private MergeTreeCommitter committer(FailureInjector failures) {

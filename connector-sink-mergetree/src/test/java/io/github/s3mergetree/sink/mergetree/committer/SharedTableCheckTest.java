@@ -56,10 +56,16 @@ class SharedTableCheckTest {
                 new UnregisteredMetricsGroup());
     }
 
+    /** A committable of a writer of {@link #JOB}. */
     private static MergeTreeCommitterTest.FakeRequest request(
             MergeTreeTable table, String token, long from, int n) throws IOException {
+        return request(table, token, from, n, JOB);
+    }
+
+    private static MergeTreeCommitterTest.FakeRequest request(
+            MergeTreeTable table, String token, long from, int n, String jobId) throws IOException {
         return new MergeTreeCommitterTest.FakeRequest(
-                MergeTreeCommitterTest.written(table, token, from, n));
+                MergeTreeCommitterTest.written(table, token, from, n, jobId));
     }
 
     /**
@@ -140,6 +146,46 @@ class SharedTableCheckTest {
         refused(table, c)
                 .hasMessageContaining("does not see the writers of subtasks [0] of job " + JOB);
         assertThat(rows(table)).isZero();
+    }
+
+    @Test
+    void committablesRestoredFromAnEarlierJobAreCommittedBeforeThisJobsWritersRegister()
+            throws Exception {
+        // a job resumed from a savepoint: its committer commits the earlier job's committables
+        // while it restores its state, before this job's writers have registered
+        MergeTreeTable table = open(tmp.resolve("t"));
+        WriterRegistrations.register(table.store(), "test", "an-earlier-job", 0, 2);
+        var restored = request(table, "test-0-1", 0, 10, "an-earlier-job");
+        var restoredOfAnOlderVersion = request(table, "test-1-1", 10, 5, null);
+        MergeTreeCommitter committer = committer(table);
+        committer.commit(List.of(restored, restoredOfAnOlderVersion));
+        assertThat(restored.outcome).isEqualTo("committed");
+        assertThat(restoredOfAnOlderVersion.outcome).isEqualTo("committed");
+        assertThat(rows(table)).isEqualTo(15);
+        // the first committable of this job is still checked against this job's writers
+        register(table, 0);
+        var own = request(table, "test-0-2", 15, 10);
+        assertThatThrownBy(() -> committer.commit(List.of(own)))
+                .isInstanceOf(SuppressRestartsException.class)
+                .cause()
+                .hasMessageContaining("does not see the writers of subtasks [1] of job " + JOB)
+                .hasMessageContaining("None of these 1 commits was made");
+        assertThat(rows(table)).isEqualTo(15);
+        register(table, 1);
+        committer.commit(List.of(own));
+        assertThat(own.outcome).isEqualTo("committed");
+        assertThat(rows(table)).isEqualTo(25);
+    }
+
+    @Test
+    void restoredCommittablesWhosePartsAreOnAnotherHostAreRefused() throws Exception {
+        MergeTreeTable hostA = open(tmp.resolve("a/t"));
+        MergeTreeTable hostB = open(tmp.resolve("b/t"));
+        var otherHost = request(hostB, "test-1-1", 0, 50, "an-earlier-job");
+        refused(hostA, otherHost)
+                .hasMessageContaining("does not see 2 of the 2 temporary parts")
+                .hasMessageContaining("Nothing was committed");
+        assertThat(rows(hostA)).isZero();
     }
 
     @Test
