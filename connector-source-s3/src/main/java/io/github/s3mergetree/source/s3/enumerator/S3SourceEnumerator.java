@@ -238,8 +238,8 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
 
     /**
      * A reader parked a failed split (when it failed, or again after a restore): recorded, counted
-     * once, excluded from later discoveries and written to the report. The readers retried it
-     * already; it is not read again.
+     * once, excluded from later discoveries, written to the report and acknowledged to the reader
+     * ({@link SplitFailedAck}). The readers retried it already; it is not read again.
      */
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent sourceEvent) {
@@ -261,6 +261,8 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
             if (!split.equals(before)) {
                 writeReport();
             }
+            // after the report: the reader ends its input only when its parked splits are in it
+            context.sendEventToSourceReader(subtaskId, new SplitFailedAck(split.splitId()));
         }
     }
 

@@ -1,21 +1,28 @@
 package io.github.s3mergetree.source.s3.reader;
 
+import io.github.s3mergetree.source.s3.enumerator.SplitFailedAck;
 import io.github.s3mergetree.source.s3.enumerator.SplitFailedEvent;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplitState;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.flink.core.io.InputStatus;
 
 /**
  * The source reader: one fetcher thread running an {@link S3SplitReader}, split state per split.
@@ -46,6 +53,16 @@ public final class S3SourceReader<B, T>
     private final Map<String, S3ObjectSplit> parked = new LinkedHashMap<>();
 
     private final List<S3ObjectSplit> toReport = new ArrayList<>();
+
+    /** Ids of parked splits the enumerator has not acknowledged yet (task thread only). */
+    private final Set<String> unacknowledged = new HashSet<>();
+
+    /**
+     * While the input waits for acknowledgements: completed when the last one arrives (and reset by
+     * the next poll).
+     */
+    @Nullable private CompletableFuture<Void> acknowledged;
+
     private boolean started;
 
     /**
@@ -71,7 +88,7 @@ public final class S3SourceReader<B, T>
     public void start() {
         started = true;
         for (S3ObjectSplit s : toReport) {
-            context.sendSourceEventToCoordinator(new SplitFailedEvent(s, s.failure().orElse("")));
+            report(s);
         }
         toReport.clear();
         int initial = config.get(S3SourceOptions.PREFETCH) ? 2 : 1;
@@ -101,10 +118,54 @@ public final class S3SourceReader<B, T>
     private void park(S3ObjectSplit failed) {
         parked.put(failed.splitId(), failed);
         if (started) {
-            context.sendSourceEventToCoordinator(
-                    new SplitFailedEvent(failed, failed.failure().orElse("")));
+            report(failed);
         } else {
             toReport.add(failed);
+        }
+    }
+
+    private void report(S3ObjectSplit failed) {
+        unacknowledged.add(failed.splitId());
+        context.sendSourceEventToCoordinator(
+                new SplitFailedEvent(failed, failed.failure().orElse("")));
+    }
+
+    /**
+     * As the base class, but the input does not end while a parked split is not acknowledged by the
+     * enumerator ({@link SplitFailedAck}): a bounded job must not finish before the enumerator
+     * recorded, and reported, every object it could not read.
+     */
+    @Override
+    public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+        if (acknowledged != null && acknowledged.isDone()) {
+            acknowledged = null;
+        }
+        InputStatus status = super.pollNext(output);
+        if (status != InputStatus.END_OF_INPUT || unacknowledged.isEmpty()) {
+            return status;
+        }
+        if (acknowledged == null) {
+            acknowledged = new CompletableFuture<>();
+        }
+        return InputStatus.NOTHING_AVAILABLE;
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        return acknowledged != null ? acknowledged : super.isAvailable();
+    }
+
+    /** The enumerator's acknowledgements of parked splits ({@link SplitFailedAck}). */
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof SplitFailedAck ack) {
+            unacknowledged.remove(ack.splitId());
+            if (unacknowledged.isEmpty() && acknowledged != null) {
+                // stays the (done) availability until the next poll, which ends the input
+                acknowledged.complete(null);
+            }
+        } else {
+            super.handleSourceEvents(event);
         }
     }
 

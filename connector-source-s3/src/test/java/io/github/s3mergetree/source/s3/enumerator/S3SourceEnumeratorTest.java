@@ -55,8 +55,12 @@ class S3SourceEnumeratorTest {
             return UnregisteredMetricsGroup.createSplitEnumeratorMetricGroup();
         }
 
+        final List<Map.Entry<Integer, SourceEvent>> sent = new ArrayList<>();
+
         @Override
-        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
+        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {
+            sent.add(Map.entry(subtaskId, event));
+        }
 
         @Override
         public int currentParallelism() {
@@ -245,6 +249,11 @@ class S3SourceEnumeratorTest {
             e.handleSourceEvent(1, new SplitFailedEvent(bad, bad.failure().orElseThrow()));
             assertThat(e.failedSplits()).containsOnlyKeys(bad.splitId());
             assertThat(FailedObjectsReport.read(report.toString())).containsExactly(bad);
+            // each reader's event is acknowledged, after the report was written
+            assertThat(ctx.sent)
+                    .containsExactly(
+                            Map.entry(0, new SplitFailedAck(bad.splitId())),
+                            Map.entry(1, new SplitFailedAck(bad.splitId())));
             assertThat(Files.readString(report))
                     .contains("\"rows_read\" : 700")
                     .contains("\"error\" : \"s3://x/in/f001.parquet: corrupt page\"");
