@@ -44,7 +44,8 @@
 # A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes; COMMAND_JVM_OPTS (default:
 # those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none). OURS_SNAPSHOT=DIR runs saved classes
 # as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options
-# BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours.
+# BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. OURS_ARGS="" (more
+# arguments of ours' `ingest`, e.g. "--checkpoint-interval 30s"; BASE_ARGS for base, default OURS_ARGS).
 # S3 tables (issue 17: an S3 table's ingest should reach >= 0.85x the rows/s of a local table's): TABLE_STORE=
 # local (default) | s3 | both (--table-store). s3 writes ours into s3://tables/table-r<round>-p<p> on the same
 # S3 API server (its filesystem store: $DATA/tables/…, ClickHouse's plain layout; checkpoints on S3 too, through
@@ -231,9 +232,9 @@ java_feature() { "$1" -version 2>&1 | head -1 | sed -E 's/.*version "([0-9]+).*/
 
 run_ours() {  # round parallelism [side classpath]
   local side="${3:-ours}" cp="${4:-$CP}" opts="$COMMAND_JVM_OPTS $JAVA_OPTS"
-  local settings="$SETTINGS"
+  local settings="$SETTINGS" args="${OURS_ARGS:-}"
   if [ "$side" = base ]; then
-    opts="${BASE_COMMAND_JVM_OPTS-$COMMAND_JVM_OPTS} ${BASE_JAVA_OPTS-$JAVA_OPTS}"; settings="${BASE_SETTINGS-$SETTINGS}"
+    opts="${BASE_COMMAND_JVM_OPTS-$COMMAND_JVM_OPTS} ${BASE_JAVA_OPTS-$JAVA_OPTS}"; settings="${BASE_SETTINGS-$SETTINGS}"; args="${BASE_ARGS-${OURS_ARGS:-}}"
   fi
   local cds="${CDS:-1}"; if [ "$side" = base ]; then cds="${BASE_CDS:-$cds}"; fi
   local jv="${JAVA_BIN:-java}"; if [ "$side" = base ]; then jv="${BASE_JAVA_BIN:-$jv}"; fi
@@ -254,6 +255,8 @@ run_ours() {  # round parallelism [side classpath]
     jfr="$jfr -agentpath:$ASYNC_PROFILER=start,event=${PROFILE_EVENT:-cpu},interval=${PROFILE_INTERVAL:-1ms},threads,collapsed,file=$OUT/ingest-p$2.collapsed"
   fi
   local extra=(); for s in $settings; do extra+=(--setting "$s"); done
+  # shellcheck disable=SC2206
+  extra+=($args)
   local l; l=$(load)
   local t0 t1; t0=$(date +%s.%N)
   # shellcheck disable=SC2086
