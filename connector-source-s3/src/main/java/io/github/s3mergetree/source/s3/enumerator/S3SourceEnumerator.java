@@ -10,6 +10,7 @@ import io.github.s3mergetree.source.s3.s3.ObjectLister;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -259,7 +260,19 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
                 metrics.parked();
             }
             if (!split.equals(before)) {
-                writeReport();
+                try {
+                    writeReport();
+                } catch (IOException e) {
+                    // not acknowledged: the job fails (the coordinator fails it on this exception)
+                    // and the restarted readers report their parked splits again
+                    throw new UncheckedIOException(
+                            "could not write the failed objects report "
+                                    + reportPath
+                                    + " after parking "
+                                    + split.key()
+                                    + "; the job fails rather than finish without reporting it",
+                            e);
+                }
             }
             // after the report: the reader ends its input only when its parked splits are in it
             context.sendEventToSourceReader(subtaskId, new SplitFailedAck(split.splitId()));
@@ -277,7 +290,7 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
      * shared temporary file failed and the report was deleted), so the run ended as if nothing had
      * failed.
      */
-    private synchronized void writeReport() {
+    private synchronized void writeReport() throws IOException {
         if (reportPath == null) {
             return;
         }
@@ -287,8 +300,8 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
                     failedSplits.values(),
                     key -> client == null ? key : client.describe(key));
             reportWritten = true;
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Could not write the failed objects report {}", reportPath, e);
+        } catch (RuntimeException e) {
+            throw new IOException(e);
         }
     }
 
@@ -310,7 +323,12 @@ public final class S3SourceEnumerator implements SplitEnumerator<S3ObjectSplit, 
     @Override
     public void close() throws IOException {
         if (reportWritten || !failedSplits.isEmpty()) {
-            writeReport();
+            try {
+                writeReport();
+            } catch (IOException e) {
+                // every parked split was written when it was parked: this rewrite only refreshes it
+                LOG.error("Could not rewrite the failed objects report {}", reportPath, e);
+            }
         }
         if (lister != null) {
             lister.close();

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.source.s3.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
@@ -260,6 +261,40 @@ class S3SourceEnumeratorTest {
             assertThat(e.snapshotState(1).parkedObjects()).containsOnlyKeys("in/f001.parquet");
         }
         assertThat(FailedObjectsReport.read(dir.resolve("none.json").toString())).isEmpty();
+    }
+
+    /**
+     * A report that cannot be written fails the job (the coordinator fails it on the exception) and
+     * the split is not acknowledged, so the reader does not end its input: a bounded run never ends
+     * as if it had read everything.
+     */
+    @Test
+    void aReportThatCannotBeWrittenFailsInsteadOfAcknowledging() throws Exception {
+        files(0, 1);
+        Path notADirectory = Files.writeString(dir.resolve("not-a-directory"), "x");
+        Configuration conf = new Configuration();
+        conf.set(
+                S3SourceOptions.FAILED_OBJECTS_REPORT,
+                notADirectory.resolve("failed.json").toString());
+        TestContext ctx = new TestContext(1);
+        S3ObjectSplit bad =
+                new S3ObjectSplit("in/f000.parquet", "e1", 100, 0, 100, 2, 5, 0, null)
+                        .withFailure("s3://x/in/f000.parquet: corrupt page");
+        try (S3SourceEnumerator e = enumerator(ctx, conf, null, S3EnumeratorState.initial())) {
+            e.start();
+            ctx.runAsyncCalls();
+            assertThatThrownBy(
+                            () ->
+                                    e.handleSourceEvent(
+                                            0,
+                                            new SplitFailedEvent(bad, bad.failure().orElseThrow())))
+                    .isInstanceOf(java.io.UncheckedIOException.class)
+                    .hasMessageContaining(
+                            "could not write the failed objects report "
+                                    + notADirectory.resolve("failed.json"))
+                    .hasMessageContaining("after parking in/f000.parquet");
+            assertThat(ctx.sent).isEmpty();
+        }
     }
 
     /** With explicit splits the enumerator hands out exactly those and never lists. */
