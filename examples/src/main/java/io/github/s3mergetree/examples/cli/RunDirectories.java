@@ -54,8 +54,11 @@ public final class RunDirectories {
     /** A lock file or directory younger than this is never treated as a dead run's. */
     private static final Duration GRACE = Duration.ofMinutes(1);
 
-    /** How long the exiting run keeps deleting its own scratch directory. */
-    private static final Duration OWN_REMOVAL_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long the exiting run keeps deleting its own scratch directory: Flink's embedded
+     * MiniCluster and its shutdown hooks may still be closing, on a busy machine for seconds.
+     */
+    private static final Duration OWN_REMOVAL_TIMEOUT = Duration.ofSeconds(15);
 
     private static Path scratch;
     private static FileChannel scratchLockChannel;

@@ -66,7 +66,7 @@ class IngestTempFilesTest {
                         .matches("\\d{8}-\\d{6}-" + first.pid() + "\\.log");
             } finally {
                 first.destroyForcibly(); // SIGKILL
-                first.waitFor(30, TimeUnit.SECONDS);
+                assertThat(first.waitFor(30, TimeUnit.SECONDS)).as("killed").isTrue();
             }
             assertThat(scratch).as("a killed run cannot clean up").isDirectory();
             age(base.resolve("runs"));
@@ -77,7 +77,9 @@ class IngestTempFilesTest {
             assertThat(second.waitFor(5, TimeUnit.MINUTES)).isTrue();
             assertThat(second.exitValue()).as(fx.childErr("second")).isZero();
             assertThat(IngestFixture.tableRows(table)).isEqualTo(fx.rowsWritten());
-            assertThat(list(base.resolve("runs"))).as("the killed run's and its own").isEmpty();
+            assertThat(list(base.resolve("runs")))
+                    .as("the killed run's (pid %d) and its own (pid %d)", first.pid(), second.pid())
+                    .isEmpty();
             assertThat(names(javaTmp))
                     .noneMatch(n -> n.startsWith("minicluster_") || n.startsWith("flink-"));
             assertThat(names(base.resolve("logs"))).hasSize(2);
