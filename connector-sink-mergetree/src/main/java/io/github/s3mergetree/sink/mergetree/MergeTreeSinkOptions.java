@@ -280,6 +280,34 @@ public final class MergeTreeSinkOptions {
                                     + " commit, the coordinator looks for merges (and removes"
                                     + " outdated parts) this often.");
 
+    /** What the merge coordinator does with the merges when a bounded input ends. */
+    public enum MergesAtEndOfInput {
+        /**
+         * Let the merges run until the selector picks nothing more (the job ends with the table as
+         * merged as ClickHouse's background merges would leave it).
+         */
+        SETTLE,
+        /**
+         * Start no merge after the end of input and cancel the running ones when the job ends, as a
+         * ClickHouse server cancels its merges at shutdown: the committed parts stay as they are,
+         * and the next run, or the ClickHouse server the parts are delivered to, merges them.
+         */
+        LEAVE
+    }
+
+    /** settle or leave the merges at the end of a bounded input. */
+    public static final ConfigOption<MergesAtEndOfInput> MERGES_AT_END_OF_INPUT =
+            ConfigOptions.key("merges_at_end_of_input")
+                    .enumType(MergesAtEndOfInput.class)
+                    .defaultValue(MergesAtEndOfInput.SETTLE)
+                    .withDescription(
+                            "At the end of a bounded input: 'settle' lets the merges run until the"
+                                    + " selector picks nothing more before the job ends; 'leave'"
+                                    + " starts no more merges and cancels the running ones at the"
+                                    + " end (the next run or the ClickHouse server merges the"
+                                    + " parts; for a table delivered into a server that merges it"
+                                    + " anyway). Every committed row is in the table either way.");
+
     /** OPTIMIZE TABLE ... FINAL at the end of a bounded input. */
     public static final ConfigOption<Boolean> OPTIMIZE_FINAL =
             ConfigOptions.key("optimize_final")

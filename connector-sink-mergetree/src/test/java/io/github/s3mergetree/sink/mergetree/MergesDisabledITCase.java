@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * final checkpoint's commit arrives after the end of input) and through Flink SQL. It once failed
  * every such streaming job with {@code Received element after endOfInput: ... CommittableSummary}:
  * the committables went to a sink chained to the committer, which had already seen its end of input
- * when the final commit emitted them.
+ * when the final commit emitted them. And {@code merges_at_end_of_input = leave} (merges on, none
+ * started after the end of input): the SQL option is accepted and the job ends with every row.
  */
 class MergesDisabledITCase {
     @RegisterExtension
@@ -93,6 +94,29 @@ class MergesDisabledITCase {
                         + " 'merges' = 'false')");
         t.executeSql("INSERT INTO t SELECT id FROM gen").await();
         assertAllCommittedWithoutMerges(dir, 6_000);
+    }
+
+    @Test
+    void sqlInsertWithMergesLeftAtTheEndFinishesWithEveryRow() throws Exception {
+        Path dir = tmp.resolve("sql-leave");
+        TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        t.getConfig().set("parallelism.default", "2");
+        t.getConfig().set("restart-strategy.type", "none");
+        t.getConfig().set("execution.checkpointing.interval", "100 ms");
+        t.executeSql(
+                "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '6000', 'rows-per-second' = '20000')");
+        t.executeSql(
+                "CREATE TABLE t (id BIGINT NOT NULL, PRIMARY KEY (id) NOT ENFORCED) WITH ("
+                        + " 'connector' = 'mergetree', 'path' = '"
+                        + dir
+                        + "', 'engine' = 'MergeTree', 'min_insert_block_size_rows' = '500',"
+                        + " 'merges_at_end_of_input' = 'leave')");
+        t.executeSql("INSERT INTO t SELECT id FROM gen").await();
+        List<ActivePart> parts = TableChecks.open(dir).activeParts();
+        assertThat(parts.stream().mapToLong(ActivePart::rows).sum()).isEqualTo(6_000);
+        assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
     }
 
     private static void assertAllCommittedWithoutMerges(Path dir, long rows) throws Exception {

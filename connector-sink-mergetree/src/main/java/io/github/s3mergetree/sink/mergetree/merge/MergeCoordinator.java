@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * MergeScheduler} ({@code background_pool_size} merges at once, chosen by ClickHouse's
  * SimpleMergeSelector) whenever a commit publishes parts and every {@code
  * merge_selecting_sleep_ms}, removes outdated parts after {@code old_parts_lifetime}, and at the
- * end of a bounded input lets the merges settle.
+ * end of a bounded input lets the merges settle, or leaves them ({@code merges_at_end_of_input}).
  *
  * <p>Even a second coordinator on the same table (another job) cannot corrupt it: the engine
  * publishes a merge only if its sources are still exactly the active parts of its range.
@@ -77,6 +77,7 @@ public final class MergeCoordinator
         private final MergeMetrics metrics;
         private final WriterInitContext context;
         private final long tickMillis;
+        private final boolean settleAtEnd;
         private ScheduledFuture<?> timer;
         private boolean endOfInput;
         private boolean settledSinceLastCommit;
@@ -111,6 +112,9 @@ public final class MergeCoordinator
             }
             this.tickMillis =
                     Math.max(10, options.get(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS));
+            this.settleAtEnd =
+                    options.get(MergeTreeSinkOptions.MERGES_AT_END_OF_INPUT)
+                            == MergeTreeSinkOptions.MergesAtEndOfInput.SETTLE;
             refreshPartCounts();
             scheduler.trigger();
             scheduleTick();
@@ -129,7 +133,9 @@ public final class MergeCoordinator
             if (closed) {
                 return;
             }
-            scheduler.trigger();
+            if (!leaving()) {
+                scheduler.trigger();
+            }
             removeOutdatedParts();
             refreshPartCounts();
             scheduleTick();
@@ -157,6 +163,9 @@ public final class MergeCoordinator
             if (message instanceof CommittableWithLineage<MergeTreeCommittable>) {
                 metrics.commitsSeen.inc();
                 settledSinceLastCommit = false;
+                if (leaving()) {
+                    return;
+                }
                 scheduler.trigger();
                 if (endOfInput) {
                     // commits that arrive after the end of input (the final checkpoint's)
@@ -176,8 +185,15 @@ public final class MergeCoordinator
         public void flush(boolean endOfInput) {
             if (endOfInput && !this.endOfInput) {
                 this.endOfInput = true;
-                scheduler.trigger();
+                if (!leaving()) {
+                    scheduler.trigger();
+                }
             }
+        }
+
+        /** The input ended and merges_at_end_of_input = leave: no merge starts any more. */
+        private boolean leaving() {
+            return endOfInput && !settleAtEnd;
         }
 
         /**
@@ -232,13 +248,21 @@ public final class MergeCoordinator
             if (timer != null) {
                 timer.cancel(false);
             }
-            if (endOfInput && !settledSinceLastCommit) {
+            if (endOfInput && settleAtEnd && !settledSinceLastCommit) {
                 try {
                     settle();
                 } catch (InterruptedException e) {
                     // cancelled while the merges settled: leave them to the next run's coordinator
                     Thread.currentThread().interrupt();
                 }
+            }
+            if (leaving()) {
+                LOG.info(
+                        "Merges of {} left at the end of input (merges_at_end_of_input = leave):"
+                                + " {} merges done, {} running cancelled",
+                        table.store().location(),
+                        scheduler.mergesDone(),
+                        scheduler.runningMerges().size());
             }
             if (endOfInput && !Thread.currentThread().isInterrupted()) {
                 // the parts the last merges (and OPTIMIZE FINAL) made outdated go now if their

@@ -80,6 +80,7 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.BACKGROUND_POOL_SIZE,
                     MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS,
                     MergeTreeSinkOptions.OPTIMIZE_FINAL,
+                    MergeTreeSinkOptions.MERGES_AT_END_OF_INPUT,
                     MergeTreeSinkOptions.TABLE_S3_ENDPOINT,
                     MergeTreeSinkOptions.TABLE_S3_REGION,
                     MergeTreeSinkOptions.TABLE_S3_PATH_STYLE,

@@ -184,6 +184,43 @@ class MergeCoordinatorTest {
         assertThat(counter("partsRemoved")).isEqualTo(2L * INSERTS);
     }
 
+    @Test
+    void leaveStartsNoMergeAfterTheEndOfInput() throws Exception {
+        options.set(
+                MergeTreeSinkOptions.MERGES_AT_END_OF_INPUT,
+                MergeTreeSinkOptions.MergesAtEndOfInput.LEAVE);
+        SinkWriter<CommittableMessage<MergeTreeCommittable>> c = coordinator();
+        insertAll();
+        c.flush(true);
+        // the final checkpoint's commit, and a tick, after the end of input
+        c.write(commit(1), null);
+        timers.advance(1000);
+        c.close();
+        assertThat(counter("commitsSeen")).isEqualTo(1);
+        assertThat((Long) gauge("mergesDone")).isZero();
+        assertThat(maxPartsInAPartition()).isEqualTo(INSERTS);
+        assertThat(partDirectories()).hasSize(2 * INSERTS);
+        assertThat(rows()).isEqualTo((long) INSERTS * ROWS_PER_INSERT);
+    }
+
+    @Test
+    void leaveStillMergesWhatTheCommitsBeforeTheEndOfInputBrought() throws Exception {
+        options.set(
+                MergeTreeSinkOptions.MERGES_AT_END_OF_INPUT,
+                MergeTreeSinkOptions.MergesAtEndOfInput.LEAVE);
+        SinkWriter<CommittableMessage<MergeTreeCommittable>> c = coordinator();
+        try {
+            insertAll();
+            c.write(commit(1), null);
+            awaitMergedToOnePartPerPartition();
+            assertThat((Long) gauge("mergesDone")).isGreaterThanOrEqualTo(2);
+            assertThat(rows()).isEqualTo((long) INSERTS * ROWS_PER_INSERT);
+        } finally {
+            c.flush(true);
+            c.close();
+        }
+    }
+
     private List<Path> partDirectories() throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().matches("\\d+_\\d+_\\d+_\\d+"))
