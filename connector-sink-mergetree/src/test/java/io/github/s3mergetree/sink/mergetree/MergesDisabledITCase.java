@@ -78,27 +78,21 @@ class MergesDisabledITCase {
     @Test
     void sqlInsertFinishesWithoutMerges() throws Exception {
         Path dir = tmp.resolve("sql");
-        TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        t.getConfig().set("parallelism.default", "2");
-        t.getConfig().set("restart-strategy.type", "none");
-        t.getConfig().set("execution.checkpointing.interval", "100 ms");
-        t.executeSql(
-                "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen',"
-                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
-                        + " 'fields.id.end' = '6000', 'rows-per-second' = '20000')");
-        t.executeSql(
-                "CREATE TABLE t (id BIGINT NOT NULL, PRIMARY KEY (id) NOT ENFORCED) WITH ("
-                        + " 'connector' = 'mergetree', 'path' = '"
-                        + dir
-                        + "', 'engine' = 'MergeTree', 'min_insert_block_size_rows' = '500',"
-                        + " 'merges' = 'false')");
-        t.executeSql("INSERT INTO t SELECT id FROM gen").await();
+        sqlInsert(dir, "'merges' = 'false'");
         assertAllCommittedWithoutMerges(dir, 6_000);
     }
 
     @Test
     void sqlInsertWithMergesLeftAtTheEndFinishesWithEveryRow() throws Exception {
         Path dir = tmp.resolve("sql-leave");
+        sqlInsert(dir, "'merges_at_end_of_input' = 'leave'");
+        List<ActivePart> parts = TableChecks.open(dir).activeParts();
+        assertThat(parts.stream().mapToLong(ActivePart::rows).sum()).isEqualTo(6_000);
+        assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
+    }
+
+    /** INSERT of 6,000 generated ids into a mergetree table in {@code dir} with {@code option}. */
+    private static void sqlInsert(Path dir, String option) throws Exception {
         TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         t.getConfig().set("parallelism.default", "2");
         t.getConfig().set("restart-strategy.type", "none");
@@ -111,12 +105,10 @@ class MergesDisabledITCase {
                 "CREATE TABLE t (id BIGINT NOT NULL, PRIMARY KEY (id) NOT ENFORCED) WITH ("
                         + " 'connector' = 'mergetree', 'path' = '"
                         + dir
-                        + "', 'engine' = 'MergeTree', 'min_insert_block_size_rows' = '500',"
-                        + " 'merges_at_end_of_input' = 'leave')");
+                        + "', 'engine' = 'MergeTree', 'min_insert_block_size_rows' = '500', "
+                        + option
+                        + ")");
         t.executeSql("INSERT INTO t SELECT id FROM gen").await();
-        List<ActivePart> parts = TableChecks.open(dir).activeParts();
-        assertThat(parts.stream().mapToLong(ActivePart::rows).sum()).isEqualTo(6_000);
-        assertThat(TableChecks.temporaryDirectories(dir)).isEmpty();
     }
 
     private static void assertAllCommittedWithoutMerges(Path dir, long rows) throws Exception {
