@@ -202,9 +202,27 @@ class ArrowFromClickHouseTest {
             List<Block> blocks = new ArrayList<>();
             records.forEach(r -> blocks.add(r.record()));
             int pos = java.util.Arrays.mismatch(got, expected);
+            // which side is off: ours, or chDB's reference reading (an empty or short reference
+            // file also reports row 0 here)
             assertThat(ParquetFromClickHouseTest.firstDifference(blocks, expected))
+                    .as(
+                            "RowBinary of ours %d bytes, chDB's %d bytes; at byte %d ours %s,"
+                                    + " chDB's %s",
+                            got.length,
+                            expected.length,
+                            pos,
+                            hexAround(got, pos),
+                            hexAround(expected, pos))
                     .isEqualTo("none (mismatch at byte " + pos + ")");
         }
+    }
+
+    private static String hexAround(byte[] b, int pos) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = Math.max(0, pos); i < Math.min(b.length, pos + 16); i++) {
+            sb.append(String.format("%02x", b[i] & 0xFF));
+        }
+        return sb.length() == 0 ? "(nothing)" : sb.toString();
     }
 
     @ParameterizedTest
