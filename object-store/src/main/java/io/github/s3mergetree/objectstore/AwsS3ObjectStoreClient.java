@@ -177,7 +177,38 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
             in.abort();
             throw new ObjectChangedException(describe(key), etag, actual);
         }
+        String contentRange = in.response().contentRange();
+        if (!answersRangeFrom(contentRange, start)) {
+            in.abort();
+            throw new RetryableStoreException(
+                    describe(key)
+                            + ": GET bytes "
+                            + start
+                            + "-"
+                            + (endExclusive - 1)
+                            + " was answered "
+                            + (contentRange == null
+                                    ? "without a Content-Range (the whole object?)"
+                                    : "with Content-Range '" + contentRange + "'")
+                            + ": its body does not start at byte "
+                            + start,
+                    false,
+                    null);
+        }
         return new TranslatingInputStream(in, describe(key));
+    }
+
+    /**
+     * Whether a ranged GET's answer starts at byte {@code start}: a 206 whose {@code Content-Range}
+     * says so, or, from byte 0, a 200 with the whole object. A server or proxy that ignores the
+     * {@code Range} header answers 200 with the object from its first byte: read as if it were the
+     * range, those bytes would be stored as wrong values, without any error.
+     */
+    static boolean answersRangeFrom(String contentRange, long start) {
+        if (contentRange == null || contentRange.isBlank()) {
+            return start == 0;
+        }
+        return contentRange.strip().startsWith("bytes " + start + "-");
     }
 
     @Override
