@@ -53,6 +53,7 @@ class RestoreDeliveryITCase {
         s3 = new S3ProxyServer();
         s3.createBucket(BUCKET);
         server = ChDbHttpServer.start(dir.resolve("chdb"));
+        server.awaitUptimeAbove(2);
         client = ClickHouseHttpClient.create(ClickHouseEndpoint.of(server.url()));
     }
 

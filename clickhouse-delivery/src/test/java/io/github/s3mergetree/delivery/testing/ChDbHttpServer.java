@@ -4,6 +4,10 @@ import io.github.s3mergetree.engine.testing.ChDb;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,12 +31,17 @@ public final class ChDbHttpServer implements AutoCloseable {
     private final int port;
     private final Path sessionDir;
     private final Path stderr;
+    private final String user;
+    private final String password;
 
-    private ChDbHttpServer(Process process, int port, Path sessionDir, Path stderr) {
+    private ChDbHttpServer(
+            Process process, int port, Path sessionDir, Path stderr, String user, String password) {
         this.process = process;
         this.port = port;
         this.sessionDir = sessionDir;
         this.stderr = stderr;
+        this.user = user;
+        this.password = password;
     }
 
     /** Starts a server over {@code sessionDir} for user {@code default} without a password. */
@@ -69,7 +78,8 @@ public final class ChDbHttpServer implements AutoCloseable {
         while ((line = out.readLine()) != null) {
             Matcher m = PORT.matcher(line);
             if (m.find()) {
-                return new ChDbHttpServer(p, Integer.parseInt(m.group(1)), sessionDir, stderr);
+                return new ChDbHttpServer(
+                        p, Integer.parseInt(m.group(1)), sessionDir, stderr, user, password);
             }
             if (System.nanoTime() > deadline) {
                 break;
@@ -77,6 +87,42 @@ public final class ChDbHttpServer implements AutoCloseable {
         }
         p.destroyForcibly();
         throw new IOException("chdb-http-server did not start: " + Files.readString(stderr).trim());
+    }
+
+    /**
+     * Waits until the server's {@code uptime()} is above {@code seconds}. A RESTORE delivery whose
+     * intent was recorded within a second of the server's start cannot tell a server that was up
+     * before the intent from one restarted after it ({@code now() - uptime()} is whole seconds),
+     * and refuses to guess: a test that kills a delivery before its RESTORE was sent, right after
+     * starting the server, waits here first so that its rerun can prove the RESTORE was never sent.
+     */
+    public void awaitUptimeAbove(int seconds) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest request =
+                HttpRequest.newBuilder(URI.create(url() + "/"))
+                        .header("X-ClickHouse-User", user)
+                        .header("X-ClickHouse-Key", password)
+                        .POST(HttpRequest.BodyPublishers.ofString("SELECT uptime()"))
+                        .build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + 60L);
+        while (true) {
+            HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new IOException(
+                        "SELECT uptime() answered HTTP "
+                                + answer.statusCode()
+                                + ": "
+                                + answer.body());
+            }
+            if (Long.parseLong(answer.body().trim()) > seconds) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(
+                        "uptime() of " + this + " still " + answer.body().trim() + " s");
+            }
+            Thread.sleep(200);
+        }
     }
 
     public int port() {

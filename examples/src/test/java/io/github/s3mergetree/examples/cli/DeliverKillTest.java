@@ -41,6 +41,7 @@ class DeliverKillTest {
         WrittenTable table = WrittenTable.create(s3root.resolve("bkt/tables/posts"), "");
         try (LocalS3Server s3 = LocalS3Server.start(s3root, 0, KEY, SECRET);
                 ChDbHttpServer server = ChDbHttpServer.start(dir.resolve("chdb"))) {
+            server.awaitUptimeAbove(2);
             ClickHouseHttpClient client =
                     ClickHouseHttpClient.create(ClickHouseEndpoint.of(server.url()));
             client.query(

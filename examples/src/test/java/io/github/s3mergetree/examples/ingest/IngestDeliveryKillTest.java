@@ -41,6 +41,7 @@ class IngestDeliveryKillTest {
                 "run on the Flink 2.x line only");
         try (IngestFixture fx = new IngestFixture(tmp);
                 ChDbHttpServer server = ChDbHttpServer.start(tmp.resolve("chdb"))) {
+            server.awaitUptimeAbove(2);
             ClickHouseHttpClient ch =
                     ClickHouseHttpClient.create(ClickHouseEndpoint.of(server.url()));
             for (String t : List.of("live", "ref")) {
