@@ -30,7 +30,7 @@ final class Cli {
         cmd.addAll(jvm);
         cmd.add("--add-opens=java.base/java.nio=ALL-UNNAMED"); // as ./s3-mergetree does (Arrow)
         cmd.add("-cp");
-        cmd.add(E2E.testClasspath());
+        cmd.add(E2E.productClasspath());
         cmd.add(MAIN);
         cmd.addAll(args);
         return ManagedProcess.start(name, cmd, logDir, logDir, Map.of());

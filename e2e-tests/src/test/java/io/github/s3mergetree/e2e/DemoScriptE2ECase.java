@@ -61,6 +61,10 @@ class DemoScriptE2ECase {
         int code = demo.waitFor(Duration.ofMinutes(5)); // a first run also writes the CDS archive
         assertThat(code).as(demo.describe()).isZero();
 
+        assertThat(demo.stdout())
+                .as("logs go to the run's log file (and to stderr with --verbose), not to stdout")
+                .doesNotContainPattern(
+                        "\\d\\d:\\d\\d:\\d\\d,\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) ");
         String last = Cli.lastLine(demo.stdout());
         assertThat(last)
                 .as("the last stdout line is the JSON summary; %s", demo.describe())
@@ -91,7 +95,8 @@ class DemoScriptE2ECase {
      * every module from the current sources, so instead of a nested {@code mvn install} (minutes,
      * and it would write to the local repository from inside a test) the cache records this build:
      * the examples' classpath as this module's test classpath resolved it (the reactor's freshly
-     * built jars), and a fresh stamp. A cache that is still valid is left alone.
+     * built jars, without the test jars: {@link E2E#productClasspath()}), and a fresh stamp. A
+     * cache that is still valid is left alone.
      */
     static void recordThisBuildAsTheScriptsBuild(Path root) throws IOException {
         Path target = root.resolve("examples/target");
@@ -106,7 +111,7 @@ class DemoScriptE2ECase {
         }
         Path ownModule = root.resolve("e2e-tests");
         List<String> cp =
-                Arrays.stream(E2E.testClasspath().split(java.io.File.pathSeparator))
+                Arrays.stream(E2E.productClasspath().split(java.io.File.pathSeparator))
                         .filter(e -> !e.isBlank() && !Path.of(e).startsWith(ownModule))
                         .collect(Collectors.toCollection(ArrayList::new));
         Files.writeString(cpFile, String.join(java.io.File.pathSeparator, cp));

@@ -87,6 +87,21 @@ final class E2E {
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }
 
+    /**
+     * {@link #testClasspath()} without the project's test jars ({@code *-tests.jar}) and test class
+     * directories: the classpath a user's {@code s3-mergetree} has. A test jar's {@code
+     * log4j2-test.properties} takes precedence over the command's {@code log4j2.properties} and
+     * logs Flink's warnings to stdout, where one written while the MiniCluster shuts down can
+     * follow the command's JSON summary line (DemoScriptE2ECase failed so once).
+     */
+    static String productClasspath() {
+        return java.util.Arrays.stream(testClasspath().split(java.io.File.pathSeparator))
+                .filter(e -> !e.isBlank())
+                .filter(e -> !e.endsWith("-tests.jar"))
+                .filter(e -> !e.replace('\\', '/').endsWith("/test-classes"))
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+    }
+
     /** A port free on 127.0.0.1 right now. */
     static int freePort() {
         try (ServerSocket s = new ServerSocket()) {
