@@ -1,13 +1,12 @@
 package io.github.s3mergetree.delivery.testing;
 
+import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
+import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
+import io.github.s3mergetree.delivery.target.ServerInfo;
 import io.github.s3mergetree.engine.testing.ChDb;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,29 +96,14 @@ public final class ChDbHttpServer implements AutoCloseable {
      * starting the server, waits here first so that its rerun can prove the RESTORE was never sent.
      */
     public void awaitUptimeAbove(int seconds) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newHttpClient();
-        HttpRequest request =
-                HttpRequest.newBuilder(URI.create(url() + "/"))
-                        .header("X-ClickHouse-User", user)
-                        .header("X-ClickHouse-Key", password)
-                        .POST(HttpRequest.BodyPublishers.ofString("SELECT uptime()"))
-                        .build();
+        ClickHouseHttpClient client =
+                ClickHouseHttpClient.create(
+                        ClickHouseEndpoint.of(url()).withCredentials(user, password));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + 60L);
-        while (true) {
-            HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() != 200) {
-                throw new IOException(
-                        "SELECT uptime() answered HTTP "
-                                + answer.statusCode()
-                                + ": "
-                                + answer.body());
-            }
-            if (Long.parseLong(answer.body().trim()) > seconds) {
-                return;
-            }
+        long uptime;
+        while ((uptime = ServerInfo.read(client).uptimeSeconds()) <= seconds) {
             if (System.nanoTime() > deadline) {
-                throw new IOException(
-                        "uptime() of " + this + " still " + answer.body().trim() + " s");
+                throw new IOException("uptime() of " + this + " still " + uptime + " s");
             }
             Thread.sleep(200);
         }
