@@ -35,8 +35,11 @@ import java.util.Objects;
  * HashingOutput}, giving the {@code size/hash} and {@code uncompressed size/hash} that {@code
  * checksums.txt} records for this file, without re-reading it.
  *
- * <p>Speed: no allocation per value or per block; the compression output buffer is reused. Not
- * thread-safe (one writer per stream). {@link #close()} does not close the underlying stream.
+ * <p>Speed: no allocation per value or per block. The pending buffer comes from, and at {@link
+ * #close()} goes back to, the thread's {@link WriterBuffers}, and every block is compressed into
+ * the thread's one compressed-block array, so a thread writing part after part reuses the same
+ * arrays. Not thread-safe (one writer per stream). {@link #close()} does not close the underlying
+ * stream.
  */
 public final class CompressedBlockWriter implements Closeable {
 
@@ -55,6 +58,8 @@ public final class CompressedBlockWriter implements Closeable {
     /** The buffer a stream starts with; it doubles up to the block size as data arrives. */
     private static final int INITIAL_BUFFER = 64 * 1024;
 
+    private static final byte[] NO_BYTES = new byte[0];
+
     private static final VarHandle SHORT_LE =
             MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT_LE =
@@ -66,9 +71,6 @@ public final class CompressedBlockWriter implements Closeable {
     private final CompressionCodec codec;
     private byte[] buf;
     private final int limit;
-
-    /** Checksum + header + payload of the block being emitted; reused for every block. */
-    private byte[] blockBuf;
 
     private final HashingOutput fileHash = new HashingOutput();
     private final HashingOutput uncompressedHash = new HashingOutput();
@@ -108,8 +110,12 @@ public final class CompressedBlockWriter implements Closeable {
                             + maxCompressBlockSize);
         }
         this.limit = maxCompressBlockSize;
-        // the buffers grow on demand up to the block size: a small part's streams stay small
-        this.buf = new byte[Math.min(maxCompressBlockSize, INITIAL_BUFFER)];
+        // the buffer grows on demand up to the block size: a small part's streams stay small
+        this.buf =
+                WriterBuffers.local()
+                        .takePending(
+                                Math.min(maxCompressBlockSize, INITIAL_BUFFER),
+                                maxCompressBlockSize);
         long blockCapacity =
                 (long) CHECKSUM_SIZE
                         + HEADER_SIZE
@@ -121,7 +127,6 @@ public final class CompressedBlockWriter implements Closeable {
                             + " is too large for codec "
                             + codec.clickHouseName());
         }
-        this.blockBuf = new byte[0];
     }
 
     /** Returns the codec used for every block. */
@@ -294,6 +299,9 @@ public final class CompressedBlockWriter implements Closeable {
         }
         closed = true;
         out.flush();
+        byte[] done = buf;
+        buf = NO_BYTES;
+        WriterBuffers.local().givePending(done);
     }
 
     /** Returns the file size (bytes of all emitted blocks); final after {@link #close()}. */
@@ -339,14 +347,15 @@ public final class CompressedBlockWriter implements Closeable {
     }
 
     private void grow() {
-        buf = Arrays.copyOf(buf, (int) Math.min(limit, 2L * buf.length));
+        byte[] smaller = buf;
+        buf = Arrays.copyOf(smaller, (int) Math.min(limit, 2L * smaller.length));
+        WriterBuffers.local().givePending(smaller);
     }
 
     private void emitBlock() throws IOException {
         int need = CHECKSUM_SIZE + HEADER_SIZE + codec.maxCompressedLength(pos);
-        if (blockBuf.length < need) {
-            blockBuf = new byte[need];
-        }
+        WriterBuffers buffers = WriterBuffers.local();
+        byte[] blockBuf = buffers.takeCompressed(need);
         int payload = codec.compress(buf, 0, pos, blockBuf, CHECKSUM_SIZE + HEADER_SIZE);
         int compressedSize = HEADER_SIZE + payload;
         blockBuf[CHECKSUM_SIZE] = codec.methodByte();
@@ -359,6 +368,7 @@ public final class CompressedBlockWriter implements Closeable {
         out.write(blockBuf, 0, total);
         fileHash.update(blockBuf, 0, total);
         uncompressedHash.update(buf, 0, pos);
+        buffers.giveCompressed(blockBuf);
         compressedOffset += total;
         pos = 0;
     }

@@ -145,6 +145,13 @@ final class ParquetFlatPageReader {
             indices = null;
             plain = null;
             pages = null;
+            dictLongs = null;
+            dictInts = null;
+            dictDoubles = null;
+            dictFloats = null;
+            dictBytes = null;
+            dictOffsets = null;
+            dictCodes = null;
             b.release();
         }
     }
@@ -165,9 +172,16 @@ final class ParquetFlatPageReader {
         this.pageValues = 0;
         this.pagePos = 0;
         this.dictSize = -1;
-        DictionaryPage dp = pageReader.readDictionaryPage();
-        if (dp != null) {
-            readDictionary(dp);
+        // the dictionary page is decompressed into the lent page buffer too: readDictionary copies
+        // every entry out before the first data page reuses the buffer
+        buffers.scratch.lend();
+        try {
+            DictionaryPage dp = pageReader.readDictionaryPage();
+            if (dp != null) {
+                readDictionary(dp);
+            }
+        } finally {
+            buffers.scratch.takeBack();
         }
     }
 
@@ -177,32 +191,33 @@ final class ParquetFlatPageReader {
         dictSize = n;
         switch (kind) {
             case INT32, INT32_TO_INT16, INT32_TO_INT8 -> {
-                dictInts = new int[n];
+                dictInts = buffers.dictInts(n);
                 for (int i = 0; i < n; i++) {
                     dictInts[i] = b.getInt();
                 }
             }
             case INT64 -> {
-                dictLongs = new long[n];
+                dictLongs = buffers.dictLongs(n);
                 for (int i = 0; i < n; i++) {
                     dictLongs[i] = b.getLong();
                 }
             }
             case FLOAT -> {
-                dictFloats = new float[n];
+                dictFloats = buffers.dictFloats(n);
                 for (int i = 0; i < n; i++) {
                     dictFloats[i] = b.getFloat();
                 }
             }
             case DOUBLE -> {
-                dictDoubles = new double[n];
+                dictDoubles = buffers.dictDoubles(n);
                 for (int i = 0; i < n; i++) {
                     dictDoubles[i] = b.getDouble();
                 }
             }
             case BINARY, ENUM8, ENUM16 -> {
-                dictOffsets = new int[n + 1];
-                dictBytes = new byte[Math.max(0, b.remaining() - 4 * n)];
+                dictOffsets = buffers.dictOffsets(n + 1);
+                dictOffsets[0] = 0;
+                dictBytes = buffers.dictBytes(Math.max(0, b.remaining() - 4 * n));
                 int pos = 0;
                 for (int i = 0; i < n; i++) {
                     int len = b.getInt();
@@ -211,7 +226,7 @@ final class ParquetFlatPageReader {
                     dictOffsets[i + 1] = pos;
                 }
                 if (kind != Kind.BINARY) {
-                    dictCodes = new int[n];
+                    dictCodes = buffers.dictCodes(n);
                     for (int i = 0; i < n; i++) {
                         dictCodes[i] = codeOf(dictBytes, dictOffsets[i], dictOffsets[i + 1]);
                     }

@@ -52,4 +52,24 @@ class PageBuffersTest {
         assertThat(b.indices).hasSize(16);
         b.release();
     }
+
+    @Test
+    void dictionaryArraysAreReusedWhenLargeEnoughAndDroppedAboveTheLimit() {
+        PageBuffers a = PageBuffers.acquire();
+        long[] longs = a.dictLongs(1000);
+        int[] offsets = a.dictOffsets(11);
+        byte[] bytes = a.dictBytes(500);
+        a.release();
+        PageBuffers b = PageBuffers.acquire();
+        assertThat(b).isSameAs(a);
+        assertThat(b.dictLongs(600)).isSameAs(longs);
+        assertThat(b.dictLongs(1001)).isNotSameAs(longs).hasSize(1001);
+        assertThat(b.dictOffsets(11)).isSameAs(offsets);
+        assertThat(b.dictBytes(500)).isSameAs(bytes);
+        double[] huge = b.dictDoubles(PageBuffers.MAX_KEPT_BYTES / 8 + 1);
+        b.release();
+        PageBuffers c = PageBuffers.acquire();
+        assertThat(c.dictDoubles(1)).isNotSameAs(huge).hasSize(1);
+        c.release();
+    }
 }
