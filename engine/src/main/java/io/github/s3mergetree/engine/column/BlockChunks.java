@@ -104,16 +104,17 @@ public final class BlockChunks {
     }
 
     /**
-     * Like {@link #permute(int[], int)}, but the String columns marked in {@code lazy} (by column
-     * index; null for none) are not copied: they become {@link GatheredStringColumn}s over the
-     * chunks, for a consumer that only serializes them.
+     * Like {@link #permute(int[], int)}, but the String and fixed-width number columns marked in
+     * {@code lazy} (by column index; null for none) are not copied: they become {@link
+     * GatheredStringColumn}s and {@link GatheredFixedColumn}s over the chunks, for a consumer that
+     * only serializes them.
      */
     public Block permute(int[] perm, int length, boolean[] lazy) {
         Block first = chunks.get(0);
         boolean anyLazy = false;
         if (lazy != null) {
             for (int c = 0; c < first.columnCount(); c++) {
-                anyLazy |= lazy[c] && first.column(c) instanceof StringColumn;
+                anyLazy |= lazy[c] && gathers(first.column(c));
             }
         }
         if (chunks.size() == 1 && !anyLazy) {
@@ -131,12 +132,21 @@ public final class BlockChunks {
                 parts.add(b.column(c));
             }
             Column shape = first.column(c);
-            out.add(
-                    lazy != null && lazy[c] && shape instanceof StringColumn
-                            ? new GatheredStringColumn(parts, chunkOf, rowOf, length, all)
-                            : shape.gather(parts, chunkOf, rowOf, length));
+            Column column;
+            if (lazy != null && lazy[c] && shape instanceof StringColumn) {
+                column = new GatheredStringColumn(parts, chunkOf, rowOf, length, all);
+            } else if (lazy != null && lazy[c] && GatheredFixedColumn.supports(shape)) {
+                column = new GatheredFixedColumn(parts, chunkOf, rowOf, length);
+            } else {
+                column = shape.gather(parts, chunkOf, rowOf, length);
+            }
+            out.add(column);
         }
         return new Block(first.names(), first.types(), out);
+    }
+
+    private static boolean gathers(Column shape) {
+        return shape instanceof StringColumn || GatheredFixedColumn.supports(shape);
     }
 
     /** Whether {@code perm[0..length)} holds every row exactly once. */

@@ -267,15 +267,25 @@ public final class PartWriter {
 
         private void writeGranules(Block block, Block key, int count) {
             int[] columnIndex = columnIndexes(block);
-            for (int from = 0; from < count; from += perGranule) {
-                int g = Math.min(perGranule, count - from);
-                for (int b = 0; b < columnIndex.length; b++) {
-                    int c = columnIndex[b];
-                    for (StreamWriter w : columnStreams.get(c)) {
+            // column by column, every granule of one column before the next, as ClickHouse's Wide
+            // writer does: each column has streams of its own, so the files are the same as
+            // granule by granule, while one column's values (a gathered column's chunks), streams
+            // and compression buffers are in use at a time
+            for (int b = 0; b < columnIndex.length; b++) {
+                int c = columnIndex[b];
+                Column column = block.column(b);
+                BulkSerialization serialization = serializations.get(c);
+                List<StreamWriter> streams = columnStreams.get(c);
+                for (int from = 0; from < count; from += perGranule) {
+                    int g = Math.min(perGranule, count - from);
+                    for (StreamWriter w : streams) {
                         w.mark(g);
                     }
-                    serializations.get(c).serialize(block.column(b), from, from + g, byName::get);
+                    serialization.serialize(column, from, from + g, byName::get);
                 }
+            }
+            for (int from = 0; from < count; from += perGranule) {
+                int g = Math.min(perGranule, count - from);
                 if (!pkTypes.isEmpty()) {
                     writeKeyRow(key, from, primaryIndex);
                 }

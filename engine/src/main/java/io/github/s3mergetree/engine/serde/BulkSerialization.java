@@ -74,6 +74,15 @@ public abstract class BulkSerialization {
         return new FixedWidthSerialization(type, base);
     }
 
+    /**
+     * Whether a column of {@code type} is written as fixed-width little-endian values in one stream
+     * (numbers, dates, UUIDs, FixedString; not Nullable, LowCardinality, arrays, maps, tuples or
+     * strings).
+     */
+    public static boolean writesFixedWidth(DataType type) {
+        return create(type, "c", 0) instanceof FixedWidthSerialization;
+    }
+
     /** Appends this column's stream names in ClickHouse's enumeration order. */
     public abstract void enumerateStreams(List<String> out);
 

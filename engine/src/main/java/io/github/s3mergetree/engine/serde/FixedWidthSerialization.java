@@ -5,6 +5,7 @@ import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.DoubleColumn;
 import io.github.s3mergetree.engine.column.FixedBytesColumn;
 import io.github.s3mergetree.engine.column.FloatColumn;
+import io.github.s3mergetree.engine.column.GatheredFixedColumn;
 import io.github.s3mergetree.engine.column.IntColumn;
 import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
@@ -63,6 +64,10 @@ final class FixedWidthSerialization extends BulkSerialization {
     @Override
     public void serialize(Column column, int from, int to, StreamSinks sinks) {
         ByteSink out = sinks.sink(stream);
+        if (column instanceof GatheredFixedColumn gathered) {
+            serializeGathered(gathered, from, to, out);
+            return;
+        }
         if (physical == PhysicalType.BYTE) {
             out.write(((ByteColumn) column).data(), from, to - from);
             return;
@@ -76,6 +81,27 @@ final class FixedWidthSerialization extends BulkSerialization {
         for (int start = from; start < to; start += perChunk) {
             int end = Math.min(to, start + perChunk);
             encode(column, start, end, scratch);
+            out.write(scratch, 0, (end - start) * width);
+        }
+    }
+
+    /** A sorted column read straight from the insert block's chunks, one scratch at a time. */
+    private void serializeGathered(GatheredFixedColumn column, int from, int to, ByteSink out) {
+        if (column.width() != width) {
+            throw new IllegalStateException(
+                    "a gathered column of "
+                            + column.width()
+                            + "-byte values for a "
+                            + width
+                            + "-byte type (stream "
+                            + stream
+                            + ")");
+        }
+        byte[] scratch = SCRATCH.get();
+        int perChunk = CHUNK_BYTES / width;
+        for (int start = from; start < to; start += perChunk) {
+            int end = Math.min(to, start + perChunk);
+            column.encodeLittleEndian(start, end, scratch);
             out.write(scratch, 0, (end - start) * width);
         }
     }

@@ -3,6 +3,7 @@ package io.github.s3mergetree.engine.table;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.BlockChunks;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.GatheredFixedColumn;
 import io.github.s3mergetree.engine.column.GatheredStringColumn;
 import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.merge.InsertReduction;
@@ -10,8 +11,10 @@ import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.store.Uninterruptibly;
+import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypes;
 import java.io.IOException;
 import java.time.Clock;
@@ -42,7 +45,7 @@ public final class InsertWriter {
     private final TableStore store;
     private final Clock clock;
     private final PartWriter writer;
-    private final boolean[] lazyStrings;
+    private final boolean[] lazyColumns;
     private final InsertSettings insertSettings;
 
     /** Writes parts of {@code layout}'s table into {@code store}, with default insert settings. */
@@ -61,16 +64,18 @@ public final class InsertWriter {
         this.store = store;
         this.clock = clock;
         this.writer = new PartWriter(layout.partFormat());
-        this.lazyStrings = lazyStrings(layout);
+        this.lazyColumns = lazyColumns(layout);
     }
 
     /**
      * The columns whose sorted values the part writer may read straight from the insert block's
-     * chunks ({@link GatheredStringColumn}): plain String columns that are only serialized — not in
-     * the partition's min/max index, not reduced by {@code optimize_on_insert}, and written with
-     * adaptive granularity (fixed granules buffer rows by copying). Null when there are none.
+     * chunks ({@link GatheredStringColumn}, {@link GatheredFixedColumn}): plain String and
+     * fixed-width columns that are only serialized — not in the partition's min/max index, not
+     * reduced by {@code optimize_on_insert}, and written with adaptive granularity (fixed granules
+     * buffer rows by copying). Null when there are none. The sorting key's columns are among them:
+     * the primary index is written from the key columns sorted on their own.
      */
-    private static boolean[] lazyStrings(TableLayout layout) {
+    private static boolean[] lazyColumns(TableLayout layout) {
         boolean reduces =
                 layout.settings().optimizeOnInsert()
                         && layout.mergingMode().kind() != MergingMode.Kind.ORDINARY;
@@ -81,8 +86,9 @@ public final class InsertWriter {
         boolean[] lazy = new boolean[names.size()];
         boolean any = false;
         for (int c = 0; c < lazy.length; c++) {
+            DataType type = layout.columnTypes().get(c);
             lazy[c] =
-                    layout.columnTypes().get(c).equals(DataTypes.STRING_TYPE)
+                    (type.equals(DataTypes.STRING_TYPE) || BulkSerialization.writesFixedWidth(type))
                             && !layout.minmaxColumns().contains(names.get(c));
             any |= lazy[c];
         }
@@ -123,7 +129,7 @@ public final class InsertWriter {
                         sortColumns,
                         layout.primaryKeySize());
         List<PartitionedBlock> pieces =
-                BlockSplitter.split(block, keys, lazyStrings, insertSettings);
+                BlockSplitter.split(block, keys, lazyColumns, insertSettings);
         timings.sortNanos += System.nanoTime() - t0;
         List<TemporaryPart> out = new ArrayList<>(pieces.size());
         try {

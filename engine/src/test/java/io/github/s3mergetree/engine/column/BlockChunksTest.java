@@ -83,6 +83,27 @@ class BlockChunksTest {
             assertSameRows(materialized(viewed), whole.permute(perm, length));
             assertThat(copied.totalBytes())
                     .isEqualTo(((GatheredStringColumn) viewed.column(s)).totalBytes());
+            // fixed-width number columns gathered lazily: their little-endian encoding of any
+            // range is the RowBinary of the same rows permuted (RowBinary numbers are LE too)
+            Block sorted = whole.permute(perm, length);
+            for (String fixed : List.of("Int64", "Int32", "UInt16", "Int8", "Float64", "Float32")) {
+                int f = TYPES.indexOf(fixed);
+                assertThat(viewed.column(f)).as(fixed).isInstanceOf(GatheredFixedColumn.class);
+                GatheredFixedColumn g = (GatheredFixedColumn) viewed.column(f);
+                assertThat(g.byteSize()).isEqualTo(sorted.column(f).byteSize());
+                int from = length == 0 ? 0 : rnd.nextInt(length);
+                int to = from + rnd.nextInt(length - from + 1);
+                byte[] encoded = new byte[(to - from) * g.width()];
+                g.encodeLittleEndian(from, to, encoded);
+                ByteArraySink expected = new ByteArraySink(64);
+                for (int r = from; r < to; r++) {
+                    ValueSerde.write(types.get(f), sorted.column(f), r, expected);
+                }
+                assertThat(encoded).as(fixed).isEqualTo(expected.toByteArray());
+            }
+            // FixedString is not a number column: still copied
+            assertThat(viewed.column(TYPES.indexOf("FixedString(3)")))
+                    .isNotInstanceOf(GatheredFixedColumn.class);
         }
     }
 
@@ -100,11 +121,17 @@ class BlockChunksTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
-    /** Lazily gathered String columns as ordinary ones (ValueSerde reads StringColumns). */
+    /** Lazily gathered columns as ordinary ones (ValueSerde reads the concrete classes). */
     private static Block materialized(Block b) {
         List<Column> cols = new ArrayList<>();
         for (Column c : b.columns()) {
-            cols.add(c instanceof GatheredStringColumn g ? g.materialize() : c);
+            if (c instanceof GatheredStringColumn g) {
+                cols.add(g.materialize());
+            } else if (c instanceof GatheredFixedColumn g) {
+                cols.add(g.materialize());
+            } else {
+                cols.add(c);
+            }
         }
         return new Block(b.names(), b.types(), cols);
     }
