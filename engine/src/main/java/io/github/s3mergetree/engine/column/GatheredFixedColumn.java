@@ -1,9 +1,7 @@
 package io.github.s3mergetree.engine.column;
 
+import io.github.s3mergetree.engine.io.LittleEndian;
 import io.github.s3mergetree.engine.types.PhysicalType;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,16 +23,6 @@ import java.util.List;
  * it is refused.
  */
 public final class GatheredFixedColumn implements Column {
-    private static final VarHandle SHORT =
-            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT =
-            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle FLOAT =
-            MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle DOUBLE =
-            MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final List<Column> chunks;
     private final PhysicalType physical;
@@ -142,31 +130,31 @@ public final class GatheredFixedColumn implements Column {
             case SHORT -> {
                 short[][] src = shorts;
                 for (int r = from; r < to; r++, p += 2) {
-                    SHORT.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.SHORT.set(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             case INT -> {
                 int[][] src = ints;
                 for (int r = from; r < to; r++, p += 4) {
-                    INT.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.INT.set(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             case LONG -> {
                 long[][] src = longs;
                 for (int r = from; r < to; r++, p += 8) {
-                    LONG.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.LONG.set(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             case FLOAT -> {
                 float[][] src = floats;
                 for (int r = from; r < to; r++, p += 4) {
-                    FLOAT.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.FLOAT.set(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             case DOUBLE -> {
                 double[][] src = doubles;
                 for (int r = from; r < to; r++, p += 8) {
-                    DOUBLE.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.DOUBLE.set(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             default -> throw new IllegalStateException("unexpected " + physical);

@@ -11,27 +11,15 @@ import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.io.ByteSink;
 import io.github.s3mergetree.engine.io.ByteSource;
+import io.github.s3mergetree.engine.io.LittleEndian;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.PhysicalType;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.List;
 
 /**
  * Numbers, dates, UUIDs, FixedString: {@code width} little-endian bytes per value in one stream.
  */
 final class FixedWidthSerialization extends BulkSerialization {
-    private static final VarHandle SHORT =
-            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT =
-            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle FLOAT =
-            MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle DOUBLE =
-            MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int CHUNK_BYTES = 64 * 1024;
 
     /**
@@ -112,31 +100,31 @@ final class FixedWidthSerialization extends BulkSerialization {
             case SHORT -> {
                 short[] d = ((ShortColumn) column).data();
                 for (int i = from; i < to; i++, p += 2) {
-                    SHORT.set(dst, p, d[i]);
+                    LittleEndian.SHORT.set(dst, p, d[i]);
                 }
             }
             case INT -> {
                 int[] d = ((IntColumn) column).data();
                 for (int i = from; i < to; i++, p += 4) {
-                    INT.set(dst, p, d[i]);
+                    LittleEndian.INT.set(dst, p, d[i]);
                 }
             }
             case LONG -> {
                 long[] d = ((LongColumn) column).data();
                 for (int i = from; i < to; i++, p += 8) {
-                    LONG.set(dst, p, d[i]);
+                    LittleEndian.LONG.set(dst, p, d[i]);
                 }
             }
             case FLOAT -> {
                 float[] d = ((FloatColumn) column).data();
                 for (int i = from; i < to; i++, p += 4) {
-                    FLOAT.set(dst, p, d[i]);
+                    LittleEndian.FLOAT.set(dst, p, d[i]);
                 }
             }
             case DOUBLE -> {
                 double[] d = ((DoubleColumn) column).data();
                 for (int i = from; i < to; i++, p += 8) {
-                    DOUBLE.set(dst, p, d[i]);
+                    LittleEndian.DOUBLE.set(dst, p, d[i]);
                 }
             }
             default -> throw new IllegalStateException("unexpected " + physical);
@@ -177,7 +165,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 short[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (short) SHORT.get(src, i * 2);
+                    d[base + i] = (short) LittleEndian.SHORT.get(src, i * 2);
                 }
                 c.setSize(base + rows);
             }
@@ -186,7 +174,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 int[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (int) INT.get(src, i * 4);
+                    d[base + i] = (int) LittleEndian.INT.get(src, i * 4);
                 }
                 c.setSize(base + rows);
             }
@@ -195,7 +183,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 long[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (long) LONG.get(src, i * 8);
+                    d[base + i] = (long) LittleEndian.LONG.get(src, i * 8);
                 }
                 c.setSize(base + rows);
             }
@@ -204,7 +192,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 float[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (float) FLOAT.get(src, i * 4);
+                    d[base + i] = (float) LittleEndian.FLOAT.get(src, i * 4);
                 }
                 c.setSize(base + rows);
             }
@@ -213,7 +201,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 double[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (double) DOUBLE.get(src, i * 8);
+                    d[base + i] = (double) LittleEndian.DOUBLE.get(src, i * 8);
                 }
                 c.setSize(base + rows);
             }
