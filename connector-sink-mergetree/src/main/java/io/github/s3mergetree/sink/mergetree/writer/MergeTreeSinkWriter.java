@@ -369,9 +369,10 @@ public final class MergeTreeSinkWriter<IN>
 
     /**
      * Records the memory the writer holds: the retained heap of the block being filled, and for
-     * each block being written its retained heap plus its sorted copy (exact-size arrays, about its
-     * byte size) plus the part writer's compression buffers (two of max_compress_block_size per
-     * column stream).
+     * each block being written its retained heap plus at most a sorted copy of it (exact-size
+     * arrays, about its byte size; an upper bound: plain number and String columns are serialized
+     * straight from the block's chunks, only the key and the other columns are copied) plus the
+     * part writer's compression buffers (two of max_compress_block_size per column stream).
      */
     private void trackMemory() {
         long held = currentRetained;
