@@ -132,10 +132,11 @@ public final class BlockChunks {
                 parts.add(b.column(c));
             }
             Column shape = first.column(c);
+            boolean gathered = lazy != null && lazy[c];
             Column column;
-            if (lazy != null && lazy[c] && shape instanceof StringColumn) {
+            if (gathered && shape instanceof StringColumn) {
                 column = new GatheredStringColumn(parts, chunkOf, rowOf, length, all);
-            } else if (lazy != null && lazy[c] && GatheredFixedColumn.supports(shape)) {
+            } else if (gathered && GatheredFixedColumn.supports(shape)) {
                 column = new GatheredFixedColumn(parts, chunkOf, rowOf, length);
             } else {
                 column = shape.gather(parts, chunkOf, rowOf, length);

@@ -57,12 +57,12 @@ public final class GatheredFixedColumn implements Column {
         this.rowOf = rowOf;
         this.size = length;
         int n = chunks.size();
-        byte[][] b = null;
-        short[][] s = null;
-        int[][] i = null;
-        long[][] l = null;
-        float[][] f = null;
-        double[][] d = null;
+        this.bytes = physical == PhysicalType.BYTE ? new byte[n][] : null;
+        this.shorts = physical == PhysicalType.SHORT ? new short[n][] : null;
+        this.ints = physical == PhysicalType.INT ? new int[n][] : null;
+        this.longs = physical == PhysicalType.LONG ? new long[n][] : null;
+        this.floats = physical == PhysicalType.FLOAT ? new float[n][] : null;
+        this.doubles = physical == PhysicalType.DOUBLE ? new double[n][] : null;
         for (int k = 0; k < n; k++) {
             Column c = chunks.get(k);
             if (c.getClass() != shape.getClass()) {
@@ -73,21 +73,15 @@ public final class GatheredFixedColumn implements Column {
                                 + c.getClass().getSimpleName());
             }
             switch (physical) {
-                case BYTE -> (b == null ? b = new byte[n][] : b)[k] = ((ByteColumn) c).data();
-                case SHORT -> (s == null ? s = new short[n][] : s)[k] = ((ShortColumn) c).data();
-                case INT -> (i == null ? i = new int[n][] : i)[k] = ((IntColumn) c).data();
-                case LONG -> (l == null ? l = new long[n][] : l)[k] = ((LongColumn) c).data();
-                case FLOAT -> (f == null ? f = new float[n][] : f)[k] = ((FloatColumn) c).data();
-                case DOUBLE -> (d == null ? d = new double[n][] : d)[k] = ((DoubleColumn) c).data();
+                case BYTE -> bytes[k] = ((ByteColumn) c).data();
+                case SHORT -> shorts[k] = ((ShortColumn) c).data();
+                case INT -> ints[k] = ((IntColumn) c).data();
+                case LONG -> longs[k] = ((LongColumn) c).data();
+                case FLOAT -> floats[k] = ((FloatColumn) c).data();
+                case DOUBLE -> doubles[k] = ((DoubleColumn) c).data();
                 default -> throw new IllegalStateException("unexpected " + physical);
             }
         }
-        this.bytes = b;
-        this.shorts = s;
-        this.ints = i;
-        this.longs = l;
-        this.floats = f;
-        this.doubles = d;
         this.width =
                 switch (physical) {
                     case BYTE -> 1;

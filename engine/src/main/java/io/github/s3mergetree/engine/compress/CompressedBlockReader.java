@@ -3,9 +3,7 @@ package io.github.s3mergetree.engine.compress;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.io.CorruptDataException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.github.s3mergetree.engine.io.LittleEndian;
 import java.util.Objects;
 
 /**
@@ -33,13 +31,6 @@ public final class CompressedBlockReader {
 
     private static final int HEADER =
             CompressedBlockWriter.CHECKSUM_SIZE + CompressedBlockWriter.HEADER_SIZE;
-
-    private static final VarHandle SHORT_LE =
-            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_LE =
-            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG_LE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[] file;
     private final int start;
@@ -250,7 +241,7 @@ public final class CompressedBlockReader {
      */
     public short readShortLE() {
         if (curEnd - curPos >= 2) {
-            short v = (short) SHORT_LE.get(cur, curPos);
+            short v = (short) LittleEndian.SHORT.get(cur, curPos);
             curPos += 2;
             return v;
         }
@@ -264,7 +255,7 @@ public final class CompressedBlockReader {
      */
     public int readIntLE() {
         if (curEnd - curPos >= 4) {
-            int v = (int) INT_LE.get(cur, curPos);
+            int v = (int) LittleEndian.INT.get(cur, curPos);
             curPos += 4;
             return v;
         }
@@ -278,7 +269,7 @@ public final class CompressedBlockReader {
      */
     public long readLongLE() {
         if (curEnd - curPos >= 8) {
-            long v = (long) LONG_LE.get(cur, curPos);
+            long v = (long) LittleEndian.LONG.get(cur, curPos);
             curPos += 8;
             return v;
         }
@@ -427,8 +418,8 @@ public final class CompressedBlockReader {
     private void verifyChecksum(int p, int compressedSize) {
         CityHash102.cityHash128(
                 file, p + CompressedBlockWriter.CHECKSUM_SIZE, compressedSize, hash);
-        long low = (long) LONG_LE.get(file, p);
-        long high = (long) LONG_LE.get(file, p + 8);
+        long low = (long) LittleEndian.LONG.get(file, p);
+        long high = (long) LittleEndian.LONG.get(file, p + 8);
         if (low != hash[0] || high != hash[1]) {
             throw new CorruptDataException(
                     fileName,
@@ -476,6 +467,6 @@ public final class CompressedBlockReader {
     }
 
     private long u32(int i) {
-        return ((int) INT_LE.get(file, i)) & 0xffffffffL;
+        return ((int) LittleEndian.INT.get(file, i)) & 0xffffffffL;
     }
 }

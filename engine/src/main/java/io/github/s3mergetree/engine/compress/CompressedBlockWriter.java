@@ -3,12 +3,10 @@ package io.github.s3mergetree.engine.compress;
 import io.github.s3mergetree.engine.hash.CityHash102;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.hash.HashingOutput;
+import io.github.s3mergetree.engine.io.LittleEndian;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -59,13 +57,6 @@ public final class CompressedBlockWriter implements Closeable {
     private static final int INITIAL_BUFFER = 64 * 1024;
 
     private static final byte[] NO_BYTES = new byte[0];
-
-    private static final VarHandle SHORT_LE =
-            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_LE =
-            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG_LE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final OutputStream out;
     private final CompressionCodec codec;
@@ -190,7 +181,7 @@ public final class CompressedBlockWriter implements Closeable {
     public void writeShortLE(int v) throws IOException {
         if (buf.length - pos > 2) {
             ensureOpen();
-            SHORT_LE.set(buf, pos, (short) v);
+            LittleEndian.SHORT.set(buf, pos, (short) v);
             pos += 2;
         } else {
             writeBytesLE(v, 2);
@@ -206,7 +197,7 @@ public final class CompressedBlockWriter implements Closeable {
     public void writeIntLE(int v) throws IOException {
         if (buf.length - pos > 4) {
             ensureOpen();
-            INT_LE.set(buf, pos, v);
+            LittleEndian.INT.set(buf, pos, v);
             pos += 4;
         } else {
             writeBytesLE(v, 4);
@@ -222,7 +213,7 @@ public final class CompressedBlockWriter implements Closeable {
     public void writeLongLE(long v) throws IOException {
         if (buf.length - pos > 8) {
             ensureOpen();
-            LONG_LE.set(buf, pos, v);
+            LittleEndian.LONG.set(buf, pos, v);
             pos += 8;
         } else {
             writeBytesLE(v, 8);
@@ -359,11 +350,11 @@ public final class CompressedBlockWriter implements Closeable {
         int payload = codec.compress(buf, 0, pos, blockBuf, CHECKSUM_SIZE + HEADER_SIZE);
         int compressedSize = HEADER_SIZE + payload;
         blockBuf[CHECKSUM_SIZE] = codec.methodByte();
-        INT_LE.set(blockBuf, CHECKSUM_SIZE + 1, compressedSize);
-        INT_LE.set(blockBuf, CHECKSUM_SIZE + 5, pos);
+        LittleEndian.INT.set(blockBuf, CHECKSUM_SIZE + 1, compressedSize);
+        LittleEndian.INT.set(blockBuf, CHECKSUM_SIZE + 5, pos);
         CityHash102.cityHash128(blockBuf, CHECKSUM_SIZE, compressedSize, checksum);
-        LONG_LE.set(blockBuf, 0, checksum[0]);
-        LONG_LE.set(blockBuf, 8, checksum[1]);
+        LittleEndian.LONG.set(blockBuf, 0, checksum[0]);
+        LittleEndian.LONG.set(blockBuf, 8, checksum[1]);
         int total = CHECKSUM_SIZE + compressedSize;
         out.write(blockBuf, 0, total);
         fileHash.update(blockBuf, 0, total);

@@ -1,8 +1,7 @@
 package io.github.s3mergetree.engine.hash;
 
-import java.lang.invoke.MethodHandles;
+import io.github.s3mergetree.engine.io.LittleEndian;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -19,11 +18,6 @@ import java.util.Objects;
  * implementation's {@code first}), {@code out2[1]} = high64 ({@code second}).
  */
 public final class CityHash102 {
-
-    private static final VarHandle LONG_LE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_LE =
-            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     // Some primes between 2^63 and 2^64 for various uses.
     private static final long K0 = 0xc3a5c85c97cb3127L;
@@ -348,11 +342,11 @@ public final class CityHash102 {
     }
 
     private static long fetch64(byte[] b, int i) {
-        return (long) LONG_LE.get(b, i);
+        return (long) LittleEndian.LONG.get(b, i);
     }
 
     /** Unsigned little-endian 32-bit load, zero-extended (the reference's {@code uint32}). */
     private static long fetch32(byte[] b, int i) {
-        return ((int) INT_LE.get(b, i)) & 0xffffffffL;
+        return ((int) LittleEndian.INT.get(b, i)) & 0xffffffffL;
     }
 }

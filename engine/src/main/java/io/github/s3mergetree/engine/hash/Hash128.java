@@ -1,8 +1,6 @@
 package io.github.s3mergetree.engine.hash;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.github.s3mergetree.engine.io.LittleEndian;
 import java.util.Objects;
 
 /**
@@ -35,9 +33,6 @@ public record Hash128(long low, long high) {
     /** Number of bytes of the on-disk form. */
     public static final int BYTES = 16;
 
-    private static final VarHandle LONG_LE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
     /**
      * Reads the on-disk form {@code LE(low) || LE(high)} from {@code src[off, off+16)}.
      *
@@ -45,7 +40,8 @@ public record Hash128(long low, long high) {
      */
     public static Hash128 readFrom(byte[] src, int off) {
         Objects.checkFromIndexSize(off, BYTES, src.length);
-        return new Hash128((long) LONG_LE.get(src, off), (long) LONG_LE.get(src, off + 8));
+        return new Hash128(
+                (long) LittleEndian.LONG.get(src, off), (long) LittleEndian.LONG.get(src, off + 8));
     }
 
     /**
@@ -80,8 +76,8 @@ public record Hash128(long low, long high) {
      */
     public void writeTo(byte[] dst, int off) {
         Objects.checkFromIndexSize(off, BYTES, dst.length);
-        LONG_LE.set(dst, off, low);
-        LONG_LE.set(dst, off + 8, high);
+        LittleEndian.LONG.set(dst, off, low);
+        LittleEndian.LONG.set(dst, off + 8, high);
     }
 
     /** Returns the 16-byte on-disk form {@code LE(low) || LE(high)}. */

@@ -1,8 +1,6 @@
 package io.github.s3mergetree.engine.hash;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.github.s3mergetree.engine.io.LittleEndian;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -19,8 +17,6 @@ import java.util.Objects;
  */
 public final class SipHash128 {
 
-    private static final VarHandle LONG_LE =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private long v0;
@@ -102,7 +98,7 @@ public final class SipHash128 {
             updateByte(b[off++]);
         }
         while (end - off >= 8) {
-            compress((long) LONG_LE.get(b, off));
+            compress((long) LittleEndian.LONG.get(b, off));
             off += 8;
             count += 8;
         }
@@ -150,8 +146,8 @@ public final class SipHash128 {
         sipRound();
         sipRound();
         byte[] out = new byte[16];
-        LONG_LE.set(out, 0, v0 ^ v1);
-        LONG_LE.set(out, 8, v2 ^ v3);
+        LittleEndian.LONG.set(out, 0, v0 ^ v1);
+        LittleEndian.LONG.set(out, 8, v2 ^ v3);
         v0 = s0;
         v1 = s1;
         v2 = s2;

@@ -53,14 +53,21 @@ final class FixedWidthSerialization extends BulkSerialization {
     public void serialize(Column column, int from, int to, StreamSinks sinks) {
         ByteSink out = sinks.sink(stream);
         if (column instanceof GatheredFixedColumn gathered) {
-            serializeGathered(gathered, from, to, out);
-            return;
-        }
-        if (physical == PhysicalType.BYTE) {
+            // a sorted column read straight from the insert block's chunks (encode)
+            if (gathered.width() != width) {
+                throw new IllegalStateException(
+                        "a gathered column of "
+                                + gathered.width()
+                                + "-byte values for a "
+                                + width
+                                + "-byte type (stream "
+                                + stream
+                                + ")");
+            }
+        } else if (physical == PhysicalType.BYTE) {
             out.write(((ByteColumn) column).data(), from, to - from);
             return;
-        }
-        if (physical == PhysicalType.FIXED_BYTES) {
+        } else if (physical == PhysicalType.FIXED_BYTES) {
             out.write(((FixedBytesColumn) column).data(), from * width, (to - from) * width);
             return;
         }
@@ -73,28 +80,11 @@ final class FixedWidthSerialization extends BulkSerialization {
         }
     }
 
-    /** A sorted column read straight from the insert block's chunks, one scratch at a time. */
-    private void serializeGathered(GatheredFixedColumn column, int from, int to, ByteSink out) {
-        if (column.width() != width) {
-            throw new IllegalStateException(
-                    "a gathered column of "
-                            + column.width()
-                            + "-byte values for a "
-                            + width
-                            + "-byte type (stream "
-                            + stream
-                            + ")");
-        }
-        byte[] scratch = SCRATCH.get();
-        int perChunk = CHUNK_BYTES / width;
-        for (int start = from; start < to; start += perChunk) {
-            int end = Math.min(to, start + perChunk);
-            column.encodeLittleEndian(start, end, scratch);
-            out.write(scratch, 0, (end - start) * width);
-        }
-    }
-
     private void encode(Column column, int from, int to, byte[] dst) {
+        if (column instanceof GatheredFixedColumn gathered) {
+            gathered.encodeLittleEndian(from, to, dst);
+            return;
+        }
         int p = 0;
         switch (physical) {
             case SHORT -> {
