@@ -18,6 +18,11 @@ import org.apache.parquet.io.SeekableInputStream;
  * GETs) and fetches anything else with one ranged GET. Why: parquet-hadoop reads a row group as
  * many seeks and reads; each becoming a GET would be slow. Row groups are read as vectored reads
  * that get views of the cached chunk bytes, so the bytes are not copied again.
+ *
+ * <p>The chunk bytes come from the context's pool of download arrays: ranges dropped after a row
+ * group was read stay referenced ({@link #dropUnpinned}) until the reader has decoded that row
+ * group ({@link #releaseDropped}), since its pages are views of them; {@link #releaseAll} at the
+ * reader's close gives back the rest.
  */
 final class CachedRangeInputFile implements InputFile {
     private static final int MIN_FETCH = 64 * 1024;
@@ -25,10 +30,11 @@ final class CachedRangeInputFile implements InputFile {
     private final FormatContext ctx;
     private final S3ObjectSplit split;
     private final List<Range> ranges = new ArrayList<>();
+    private final List<Range> dropped = new ArrayList<>();
 
-    private record Range(long start, byte[] bytes, boolean pinned) {
+    private record Range(long start, ObjectBytes bytes, boolean pinned) {
         long end() {
-            return start + bytes.length;
+            return start + bytes.length();
         }
     }
 
@@ -38,7 +44,7 @@ final class CachedRangeInputFile implements InputFile {
     }
 
     /** Keeps {@code bytes} (starting at {@code start}) until {@link #dropUnpinned()}. */
-    void cache(long start, byte[] bytes, boolean pinned) {
+    void cache(long start, ObjectBytes bytes, boolean pinned) {
         ranges.add(new Range(start, bytes, pinned));
     }
 
@@ -49,11 +55,37 @@ final class CachedRangeInputFile implements InputFile {
                 return; // already here (small objects: the footer tail holds everything)
             }
         }
-        cache(start, ctx.readFully(split, start, end), false);
+        cache(start, ctx.readPooled(split, start, end), false);
     }
 
+    /**
+     * Stops serving the unpinned ranges (a row group's chunks, once parquet has read them into
+     * pages); their arrays stay out of the pool until {@link #releaseDropped}.
+     */
     void dropUnpinned() {
+        for (Range r : ranges) {
+            if (!r.pinned()) {
+                dropped.add(r);
+            }
+        }
         ranges.removeIf(r -> !r.pinned());
+    }
+
+    /** Gives the dropped ranges' arrays back: nothing may read the pages made from them. */
+    void releaseDropped() {
+        for (Range r : dropped) {
+            ctx.release(r.bytes());
+        }
+        dropped.clear();
+    }
+
+    /** Gives every array back (the reader's close): nothing may read this file afterwards. */
+    void releaseAll() {
+        releaseDropped();
+        for (Range r : ranges) {
+            ctx.release(r.bytes());
+        }
+        ranges.clear();
     }
 
     @Override
@@ -106,7 +138,7 @@ final class CachedRangeInputFile implements InputFile {
                     r = find(pos);
                 }
                 int n = (int) Math.min(len, r.end() - pos);
-                System.arraycopy(r.bytes(), (int) (pos - r.start()), b, off, n);
+                System.arraycopy(r.bytes().array(), (int) (pos - r.start()), b, off, n);
                 pos += n;
                 return n;
             }
@@ -180,7 +212,9 @@ final class CachedRangeInputFile implements InputFile {
                     Range r = find(start);
                     ByteBuffer data;
                     if (r != null && start + len <= r.end()) {
-                        data = ByteBuffer.wrap(r.bytes(), (int) (start - r.start()), len).slice();
+                        data =
+                                ByteBuffer.wrap(r.bytes().array(), (int) (start - r.start()), len)
+                                        .slice();
                     } else {
                         byte[] b = new byte[len];
                         seek(start);

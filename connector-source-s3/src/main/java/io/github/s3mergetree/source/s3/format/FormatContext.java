@@ -26,13 +26,19 @@ public final class FormatContext {
     private final ObjectReader objectReader;
     private final ReadableConfig options;
     private final S3SourceMetrics metrics;
-    private final Map<String, Future<byte[]>> prefetched = new ConcurrentHashMap<>();
+    private final Map<String, Future<ObjectBytes>> prefetched = new ConcurrentHashMap<>();
+    private final DownloadBuffers buffers;
 
     public FormatContext(
             ObjectReader objectReader, ReadableConfig options, S3SourceMetrics metrics) {
         this.objectReader = objectReader;
         this.options = options;
         this.metrics = metrics;
+        // what the split reader has in flight: max_download_threads prefetched objects of up to
+        // 2 x max_download_buffer_size, and the current object or row group
+        long buffer = options.get(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE);
+        int threads = options.get(S3SourceOptions.MAX_DOWNLOAD_THREADS);
+        this.buffers = new DownloadBuffers(Math.max(0, (threads + 2) * 2 * buffer));
     }
 
     public ObjectReader objectReader() {
@@ -62,16 +68,53 @@ public final class FormatContext {
         return objectReader.client().describe(key);
     }
 
+    /**
+     * Starts downloading bytes {@code [start, end)} of the split's object on {@code executor}, into
+     * an array of this context's pool, for the split's format reader to take later (a prefetch);
+     * the array goes back to the pool when that reader is closed.
+     */
+    public Future<?> downloadForPrefetch(
+            java.util.concurrent.ExecutorService executor,
+            S3ObjectSplit split,
+            long start,
+            long end) {
+        // downloads only: readPooled would find this very prefetch and wait for itself
+        Future<ObjectBytes> f = executor.submit(() -> downloadPooled(split, start, end));
+        prefetched.put(prefetchKey(split, start, end), f);
+        return f;
+    }
+
     /** Registers bytes {@code [start, end)} of the split's object being downloaded in advance. */
-    public void registerPrefetch(S3ObjectSplit split, long start, long end, Future<byte[]> bytes) {
+    void registerPrefetch(S3ObjectSplit split, long start, long end, Future<ObjectBytes> bytes) {
         prefetched.put(prefetchKey(split, start, end), bytes);
     }
 
     /** Drops prefetched bytes of {@code split} that were not used. */
     public void discardPrefetch(S3ObjectSplit split) {
+        String prefix = split.key() + "\u0000" + split.etag() + "\u0000";
         prefetched
-                .keySet()
-                .removeIf(k -> k.startsWith(split.key() + "\u0000" + split.etag() + "\u0000"));
+                .entrySet()
+                .removeIf(
+                        e -> {
+                            if (!e.getKey().startsWith(prefix)) {
+                                return false;
+                            }
+                            releaseIfDownloaded(e.getValue());
+                            return true;
+                        });
+    }
+
+    /** A finished download's array back to the pool (an unfinished one may still be written). */
+    private void releaseIfDownloaded(Future<ObjectBytes> f) {
+        if (f.isDone() && !f.isCancelled()) {
+            try {
+                release(f.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                // failed: nothing to give back
+            }
+        }
     }
 
     private static String prefetchKey(S3ObjectSplit split, long start, long end) {
@@ -80,9 +123,11 @@ public final class FormatContext {
 
     /** A stream of bytes {@code [start, end)} of the split's object. */
     public InputStream open(S3ObjectSplit split, long start, long end) throws IOException {
-        Future<byte[]> f = prefetched.remove(prefetchKey(split, start, end));
+        Future<ObjectBytes> f = prefetched.remove(prefetchKey(split, start, end));
         if (f != null) {
-            return new ByteArrayInputStream(await(split, f));
+            ObjectBytes b = await(split, f);
+            // not given back: the stream's reader may hold it past close
+            return new ByteArrayInputStream(b.array(), 0, b.length());
         }
         return objectReader.open(split.key(), split.etag(), start, end);
     }
@@ -92,15 +137,63 @@ public final class FormatContext {
      * or the whole object was prefetched, else downloaded now.
      */
     public byte[] readFully(S3ObjectSplit split, long start, long end) throws IOException {
-        Future<byte[]> f = prefetched.remove(prefetchKey(split, start, end));
+        Future<ObjectBytes> f = prefetched.remove(prefetchKey(split, start, end));
+        if (f != null) {
+            ObjectBytes b = await(split, f);
+            if (b.array().length == b.length()) {
+                return b.array(); // the caller keeps it: not given back
+            }
+            byte[] exact = b.exact();
+            release(b);
+            return exact;
+        }
+        Future<ObjectBytes> whole = prefetched.get(prefetchKey(split, 0, split.objectSize()));
+        if (whole != null && start >= 0 && end <= split.objectSize() && start <= end) {
+            return Arrays.copyOfRange(await(split, whole).array(), (int) start, (int) end);
+        }
+        return objectReader.readFully(split.key(), split.etag(), start, end);
+    }
+
+    /**
+     * Bytes {@code [start, end)} of the split's object in an array of this context's pool (or of a
+     * prefetch); the caller gives it back with {@link #release} once nothing reads it.
+     */
+    ObjectBytes readPooled(S3ObjectSplit split, long start, long end) throws IOException {
+        Future<ObjectBytes> f = prefetched.remove(prefetchKey(split, start, end));
         if (f != null) {
             return await(split, f);
         }
-        Future<byte[]> whole = prefetched.get(prefetchKey(split, 0, split.objectSize()));
+        Future<ObjectBytes> whole = prefetched.get(prefetchKey(split, 0, split.objectSize()));
         if (whole != null && start >= 0 && end <= split.objectSize() && start <= end) {
-            return Arrays.copyOfRange(await(split, whole), (int) start, (int) end);
+            return ObjectBytes.of(
+                    Arrays.copyOfRange(await(split, whole).array(), (int) start, (int) end));
         }
-        return objectReader.readFully(split.key(), split.etag(), start, end);
+        return downloadPooled(split, start, end);
+    }
+
+    /** Downloads bytes {@code [start, end)} of the split's object into an array of the pool. */
+    private ObjectBytes downloadPooled(S3ObjectSplit split, long start, long end)
+            throws IOException {
+        long len = end - start;
+        if (len < 0 || len > Integer.MAX_VALUE - 16) {
+            return ObjectBytes.of(objectReader.readFully(split.key(), split.etag(), start, end));
+        }
+        byte[] array = buffers.take((int) len);
+        // on failure the array is not given back: a cancelled ranged GET may still write it
+        objectReader.readInto(split.key(), split.etag(), start, end, array);
+        return new ObjectBytes(array, (int) len, true);
+    }
+
+    /** Gives an array of {@link #readPooled} back to the pool: nothing may read it afterwards. */
+    void release(ObjectBytes bytes) {
+        if (bytes != null && bytes.pooled()) {
+            buffers.give(bytes.array());
+        }
+    }
+
+    /** The pool of download arrays (for tests). */
+    DownloadBuffers buffers() {
+        return buffers;
     }
 
     /**
@@ -108,12 +201,12 @@ public final class FormatContext {
      * null; taken, so a second call gives null. For readers that serve all their reads from one
      * array, such as Parquet's footer and column chunks.
      */
-    public byte[] takePrefetchedObject(S3ObjectSplit split) throws IOException {
-        Future<byte[]> f = prefetched.remove(prefetchKey(split, 0, split.objectSize()));
+    ObjectBytes takePrefetchedObject(S3ObjectSplit split) throws IOException {
+        Future<ObjectBytes> f = prefetched.remove(prefetchKey(split, 0, split.objectSize()));
         return f == null ? null : await(split, f);
     }
 
-    private byte[] await(S3ObjectSplit split, Future<byte[]> f) throws IOException {
+    private ObjectBytes await(S3ObjectSplit split, Future<ObjectBytes> f) throws IOException {
         try {
             return f.get();
         } catch (InterruptedException e) {

@@ -122,32 +122,34 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             }
             this.file = new CachedRangeInputFile(ctx, split);
             // a small object prefetched whole serves the footer and every row group: no more GETs
-            byte[] whole = split.isWholeObject() ? ctx.takePrefetchedObject(split) : null;
+            ObjectBytes whole = split.isWholeObject() ? ctx.takePrefetchedObject(split) : null;
             long tailStart = whole != null ? 0 : Math.max(0, size - TAIL_BYTES);
-            byte[] tail = whole != null ? whole : ctx.readFully(split, tailStart, size);
-            int n = tail.length;
-            if (tail[n - 4] != 'P'
-                    || tail[n - 3] != 'A'
-                    || tail[n - 2] != 'R'
-                    || tail[n - 1] != '1') {
+            ObjectBytes tail =
+                    whole != null ? whole : ObjectBytes.of(ctx.readFully(split, tailStart, size));
+            byte[] t = tail.array();
+            int n = tail.length();
+            if (t[n - 4] != 'P' || t[n - 3] != 'A' || t[n - 2] != 'R' || t[n - 1] != '1') {
+                ctx.release(tail);
                 throw new ObjectFormatException(
                         object
                                 + ": not a Parquet file (no PAR1 magic at the end, found '"
                                 + ValueConverter.escapeBytes(
-                                        java.util.Arrays.copyOfRange(tail, n - 4, n))
+                                        java.util.Arrays.copyOfRange(t, n - 4, n))
                                 + "': truncated, or another format)");
             }
             long footerLen =
-                    ByteBuffer.wrap(tail, n - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()
+                    ByteBuffer.wrap(t, n - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()
                             & 0xFFFFFFFFL;
             if (footerLen + 8 > n && footerLen + 8 <= size) {
                 tailStart = size - footerLen - 8;
-                tail = ctx.readFully(split, tailStart, size);
+                ctx.release(tail);
+                tail = ObjectBytes.of(ctx.readFully(split, tailStart, size));
             }
             file.cache(tailStart, tail, true);
             try {
                 this.reader = ParquetFileReader.open(file, readOptions());
             } catch (IOException | RuntimeException e) {
+                file.releaseAll();
                 throw new ObjectFormatException(
                         object
                                 + ": cannot read the Parquet footer: "
@@ -216,6 +218,8 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             }
             int rg = owned.get(ownedPos++);
             BlockMetaData b = rowGroups.get(rg);
+            // every row of the previous row group is decoded: its pages are read no more
+            file.releaseDropped();
             prefetchChunks(b);
             PageReadStore store;
             try {
@@ -408,7 +412,11 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                     }
                 }
             }
-            reader.close();
+            try {
+                reader.close();
+            } finally {
+                file.releaseAll();
+            }
         }
     }
 }

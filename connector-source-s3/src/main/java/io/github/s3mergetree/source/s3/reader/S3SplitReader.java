@@ -338,14 +338,7 @@ public final class S3SplitReader<T> implements SplitReader<PositionedRecord<T>, 
             }
             inFlight += len;
             prefetchedBytes.put(next.splitId(), len);
-            context.registerPrefetch(
-                    next,
-                    0,
-                    next.objectSize(),
-                    downloads.submit(
-                            () ->
-                                    objectReader.readFully(
-                                            next.key(), next.etag(), 0, next.objectSize())));
+            context.downloadForPrefetch(downloads, next, 0, next.objectSize());
         }
     }
 

@@ -79,18 +79,25 @@ public final class ObjectReader {
 
     /** Bytes {@code [start, end)} of {@code key} in memory (parallel when large). */
     public byte[] readFully(String key, String etag, long start, long end) throws IOException {
+        checkRange(key, start, end);
+        byte[] out = new byte[(int) (end - start)];
+        readInto(key, etag, start, end, out);
+        return out;
+    }
+
+    /**
+     * Downloads bytes {@code [start, end)} of {@code key} into {@code out[0, end - start)}
+     * (parallel when large), so that a caller can reuse its arrays. When this throws, a cancelled
+     * parallel GET may still be writing into {@code out}: the caller must not reuse it.
+     */
+    public void readInto(String key, String etag, long start, long end, byte[] out)
+            throws IOException {
+        checkRange(key, start, end);
         long len = end - start;
-        if (len > Integer.MAX_VALUE - 16) {
-            throw new IOException(
-                    "range "
-                            + start
-                            + "-"
-                            + end
-                            + " of "
-                            + client.describe(key)
-                            + " is larger than 2 GiB");
+        if (len > out.length) {
+            throw new IllegalArgumentException(
+                    "range " + start + "-" + end + " does not fit " + out.length + " bytes");
         }
-        byte[] out = new byte[(int) len];
         if (isParallel(len)) {
             // Ranged GETs write straight into their slice of the result: no second copy.
             List<Future<?>> parts = new ArrayList<>();
@@ -132,12 +139,28 @@ public final class ObjectReader {
                     f.cancel(true);
                 }
             }
-            return out;
+            return;
         }
         try (InputStream in = open(key, etag, start, end)) {
-            readInto(in, out, 0, out.length, key);
+            readInto(in, out, 0, (int) len, key);
         }
-        return out;
+    }
+
+    private void checkRange(String key, long start, long end) throws IOException {
+        long len = end - start;
+        if (len > Integer.MAX_VALUE - 16) {
+            throw new IOException(
+                    "range "
+                            + start
+                            + "-"
+                            + end
+                            + " of "
+                            + client.describe(key)
+                            + " is larger than 2 GiB");
+        }
+        if (start < 0 || len < 0) {
+            throw new IllegalArgumentException("bad range " + start + "-" + end);
+        }
     }
 
     /** Reads exactly {@code len} bytes of {@code in} into {@code out[off..]}. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.s3mergetree.engine.column.ArrayColumn;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.ByteColumn;
+import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.DoubleColumn;
 import io.github.s3mergetree.engine.column.FixedBytesColumn;
 import io.github.s3mergetree.engine.column.FloatColumn;
@@ -35,6 +36,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class ParquetBlockFormatTest {
     @TempDir Path dir;
@@ -265,6 +268,71 @@ class ParquetBlockFormatTest {
         }
     }
 
+    /**
+     * Download arrays come from a pool and go back to it: a row group's chunk array only after its
+     * pages are decoded, a prefetched object's only at the reader's close. Arrays given back are
+     * overwritten, so a page still reading one would decode garbage; every value is checked.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = CompressionCodecName.class,
+            names = {"UNCOMPRESSED", "ZSTD"})
+    void pooledDownloadArraysAreReusedOnlyOnceNothingReadsThem(CompressionCodecName codec)
+            throws Exception {
+        // ZSTD packs these texts ~10x: more rows, so that row groups lie outside the footer read
+        long rows = codec == CompressionCodecName.UNCOMPRESSED ? 150_000 : 1_000_000;
+        byte[] file = idsAndTexts(rows, codec, 256 * 1024);
+        Files.write(dir.resolve("pooled.parquet"), file);
+        ParquetBlockFormat format =
+                new ParquetBlockFormat(TargetSchema.parse("id Int64, name String"));
+        Configuration conf = new Configuration();
+        conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 7_000);
+        // chunk ranges above 128 KiB download in parallel parts into the pooled arrays
+        conf.set(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE, 64L * 1024);
+        // and the pool keeps (64 + 2) x 2 x 64 KiB: room for the whole object too
+        conf.set(S3SourceOptions.MAX_DOWNLOAD_THREADS, 64);
+        try (FormatTesting t =
+                new FormatTesting(
+                        ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf)) {
+            t.context.buffers().poisonGivenArrays();
+            S3ObjectSplit split = t.wholeSplit("pooled.parquet");
+            for (int pass = 0; pass < 2; pass++) {
+                assertIdsAndTexts(t.readAll(format, split), rows);
+            }
+            assertThat(t.context.buffers().reuses())
+                    .as("row groups' chunk arrays reused")
+                    .isGreaterThan(5);
+
+            for (int pass = 0; pass < 2; pass++) {
+                long reusesBefore = t.context.buffers().reuses();
+                t.context.downloadForPrefetch(t.executor, split, 0, split.objectSize()).get();
+                assertIdsAndTexts(t.readAll(format, split), rows);
+                assertThat(t.context.buffers().retainedBytes())
+                        .as("the prefetched object's array given back at close")
+                        .isGreaterThanOrEqualTo(file.length);
+                if (pass == 1) {
+                    assertThat(t.context.buffers().reuses())
+                            .as("the second prefetch downloads into the first one's array")
+                            .isEqualTo(reusesBefore + 1);
+                }
+            }
+        }
+    }
+
+    private static void assertIdsAndTexts(List<PositionedRecord<Block>> records, long rows) {
+        long next = 0;
+        for (var rec : records) {
+            LongColumn ids = (LongColumn) rec.record().column(0);
+            Column names = rec.record().column(1);
+            for (int k = 0; k < ids.size(); k++, next++) {
+                assertThat(ids.get(k)).isEqualTo(next);
+                assertThat(((StringColumn) names).getString(k))
+                        .isEqualTo("some longer text " + (next * 7919 % 100_003));
+            }
+        }
+        assertThat(next).isEqualTo(rows);
+    }
+
     @Test
     void anObjectPrefetchedWholeIsReadWithoutAnotherGet() throws Exception {
         long rows = 200_000;
@@ -285,7 +353,8 @@ class ParquetBlockFormatTest {
                     split,
                     0,
                     split.objectSize(),
-                    java.util.concurrent.CompletableFuture.completedFuture(file.clone()));
+                    java.util.concurrent.CompletableFuture.completedFuture(
+                            ObjectBytes.of(file.clone())));
             var prefetched = t.readAll(format, split);
             assertThat(t.metrics.getRequests()).isEqualTo(getsWithout);
             assertThat(t.context.takePrefetchedObject(split) == null)
