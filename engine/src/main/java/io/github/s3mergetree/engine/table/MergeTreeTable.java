@@ -67,7 +67,6 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     private final Set<PartName> published = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final List<Consumer<List<PartName>>> newPartListeners = new CopyOnWriteArrayList<>();
     private final String writerId = UUID.randomUUID().toString();
-    private TableStore scratch;
 
     private MergeTreeTable(TableStore store, TableLayout layout, Clock clock) {
         this.store = store;
@@ -726,15 +725,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                 readers.add(r);
             }
             PartitionData partitionData = partitionDataOf(readers.get(0));
-            files =
-                    new PartMerger(writer, scratch())
-                            .merge(
-                                    readers,
-                                    layout.mergeSpec(),
-                                    partitionData,
-                                    store,
-                                    dir,
-                                    progress);
+            files = mergeWithScratch(readers, partitionData, dir, progress);
         } catch (IOException | RuntimeException e) {
             abandon(target);
             partLog.append(
@@ -870,14 +861,28 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                 error);
     }
 
-    /** Local scratch space for merges (the vertical algorithm's row sources). */
-    private synchronized TableStore scratch() throws IOException {
-        if (scratch == null) {
-            LocalFileObjectStoreClient c =
-                    LocalFileObjectStoreClient.temporary("s3mergetree-merge-");
-            scratch = TableStore.of(c, "", c.root());
+    /**
+     * Runs one merge with its own local scratch directory (the vertical algorithm's row sources),
+     * removed when the merge ends, so that no directory outlives its merge, whether or not the
+     * table is closed.
+     */
+    private WrittenPartFiles mergeWithScratch(
+            List<PartReader> readers,
+            PartitionData partitionData,
+            String dir,
+            PartMerger.Progress progress)
+            throws IOException {
+        LocalFileObjectStoreClient c = LocalFileObjectStoreClient.temporary("s3mergetree-merge-");
+        try {
+            return new PartMerger(writer, TableStore.of(c, "", c.root()))
+                    .merge(readers, layout.mergeSpec(), partitionData, store, dir, progress);
+        } finally {
+            try {
+                c.deleteRoot();
+            } catch (IOException e) {
+                LOG.warn("could not remove the merge scratch directory {}", c.root(), e);
+            }
         }
-        return scratch;
     }
 
     private PartitionData partitionDataOf(PartReader part) throws IOException {
@@ -1384,16 +1389,10 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     /** A ledger's content and the ETag to replace it with. */
     public record Ledger(byte[] content, String etag) {}
 
-    /** Closes the table's scratch space (the store is the caller's). */
+    /**
+     * Nothing to release: every merge removes its own scratch directory, and the store is the
+     * caller's. Kept so that callers can hold a table in try-with-resources.
+     */
     @Override
-    public void close() throws IOException {
-        TableStore s;
-        synchronized (this) {
-            s = scratch;
-            scratch = null;
-        }
-        if (s != null && s != store && s.client() instanceof LocalFileObjectStoreClient c) {
-            c.deleteRoot();
-        }
-    }
+    public void close() throws IOException {}
 }
