@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.types.EnumType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
 import io.github.s3mergetree.engine.types.MapType;
 import io.github.s3mergetree.engine.types.NullableType;
+import io.github.s3mergetree.engine.types.PhysicalType;
 import io.github.s3mergetree.engine.types.TupleType;
 
 /** Creates columns for data types and appends type-aware default values. */
@@ -13,6 +14,18 @@ public final class Columns {
     private Columns() {}
 
     /** An empty column able to hold values of {@code type}. */
+    /** Whether {@link #create} makes a plain {@link StringColumn} for {@code type}. */
+    public static boolean isStringColumn(DataType type) {
+        if (type instanceof LowCardinalityType lc) {
+            return isStringColumn(lc.nested());
+        }
+        return !(type instanceof NullableType
+                        || type instanceof MapType
+                        || type instanceof ArrayType
+                        || type instanceof TupleType)
+                && type.physicalType() == PhysicalType.STRING;
+    }
+
     public static Column create(DataType type, int capacity) {
         if (type instanceof LowCardinalityType lc) {
             return create(lc.nested(), capacity);

@@ -72,27 +72,24 @@ final class DateFunctions {
         return v;
     }
 
-    /** Signed local day numbers of decoded values. */
+    /**
+     * Signed local day numbers of decoded values, written over {@code v} (a {@link #decode}d array,
+     * which the caller owns): one array per evaluation instead of one per step.
+     */
     static long[] dayNumbers(long[] v, int n, Kind kind, DateLut lut) {
         switch (kind) {
             case DATE, DATE32:
                 return v;
             case DATETIME:
-                {
-                    long[] out = new long[n];
-                    for (int i = 0; i < n; i++) {
-                        out[i] = lut.findIndex(v[i]) - DateLut.EPOCH;
-                    }
-                    return out;
+                for (int i = 0; i < n; i++) {
+                    v[i] = lut.findIndex(v[i]) - DateLut.EPOCH;
                 }
+                return v;
             default:
-                {
-                    long[] out = new long[n];
-                    for (int i = 0; i < n; i++) {
-                        out[i] = lut.dayNum(v[i]);
-                    }
-                    return out;
+                for (int i = 0; i < n; i++) {
+                    v[i] = lut.dayNum(v[i]);
                 }
+                return v;
         }
     }
 
@@ -164,9 +161,8 @@ final class DateFunctions {
                             (cols, n, ctx) -> {
                                 DateLut lut = DateLut.of(zone(tz, t, ctx));
                                 long[] d = dayNumbers(decode(cols[0], t, n, true), n, k, lut);
-                                long[] out = new long[n];
-                                calendarLoop(name, d, out, n);
-                                return Vectors.fromLongs(out, n, result);
+                                calendarLoop(name, d, d, n); // in place: out[i] reads d[i] only
+                                return Vectors.fromLongs(d, n, result);
                             });
                 },
                 aliases);
@@ -249,12 +245,11 @@ final class DateFunctions {
                 (cols, n, ctx) -> {
                     DateLut lut = DateLut.of(zone(tz, t, ctx));
                     long[] d = dayNumbers(decode(cols[0], t, n, true), n, k, lut);
-                    long[] out = new long[n];
-                    for (int i = 0; i < n; i++) {
+                    for (int i = 0; i < n; i++) { // in place
                         long r = startDay(name, d[i], mode);
-                        out[i] = r < 0 ? 0 : (r > 0xFFFF ? 0xFFFF : r);
+                        d[i] = r < 0 ? 0 : (r > 0xFFFF ? 0xFFFF : r);
                     }
-                    return Vectors.fromLongs(out, n, DataTypes.DATE);
+                    return Vectors.fromLongs(d, n, DataTypes.DATE);
                 });
     }
 

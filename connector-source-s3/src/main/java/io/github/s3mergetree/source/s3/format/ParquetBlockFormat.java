@@ -367,8 +367,10 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             BlockMetaData rg = rowGroups.get(currentRowGroup);
             List<Column> cols = new ArrayList<>(schema.size());
             for (int c = 0; c < schema.size(); c++) {
-                Column col = Columns.create(schema.types().get(c), rows);
-                if (col instanceof StringColumn && decoders[c] != null && rg.getRowCount() > 0) {
+                DataType type = schema.types().get(c);
+                Column col = null;
+                // a String column sized by its chunk's bytes (not first made at 16 bytes per row)
+                if (Columns.isStringColumn(type) && decoders[c] != null && rg.getRowCount() > 0) {
                     long chunkBytes = 0;
                     for (ColumnChunkMetaData m : rg.getColumns()) {
                         if (m.getPath().toArray()[0].equals(schema.names().get(c))) {
@@ -380,7 +382,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                         col = new StringColumn(rows, (int) Math.min(1 << 30, hint));
                     }
                 }
-                cols.add(col);
+                cols.add(col != null ? col : Columns.create(type, rows));
             }
             return new Block(schema.names(), schema.types(), cols);
         }
