@@ -102,28 +102,61 @@ final class FlinkStandaloneCluster implements AutoCloseable {
         return start(dir, taskManagers, Options.DEFAULT);
     }
 
-    /** As {@link #start(Path, int)}, laid out as {@code options} says. */
+    /**
+     * As {@link #start(Path, int)}, laid out as {@code options} says. The ports are picked free
+     * before the JobManager binds them, so another process can take one in between (a BindException
+     * in the JobManager's log, seen in a CI run of 2026-12-05: the REST port); such a start is
+     * retried with new ports, up to {@link #START_ATTEMPTS} times, the failed attempt's logs kept
+     * in {@code log-attempt-N}.
+     */
     static FlinkStandaloneCluster start(Path dir, int taskManagers, Options options) {
-        FlinkStandaloneCluster c = null;
+        for (int attempt = 1; ; attempt++) {
+            FlinkStandaloneCluster c = null;
+            try {
+                c = new FlinkStandaloneCluster(dir, flinkClasspath(), E2E.freePort(), options);
+                c.startJobManager();
+                for (int i = 0; i < taskManagers; i++) {
+                    c.startTaskManager(); // they retry until the JobManager is up
+                }
+                c.awaitJobManager();
+                c.awaitTaskManagers(taskManagers);
+                return c;
+            } catch (IOException e) {
+                if (c != null) {
+                    c.close();
+                }
+                throw new UncheckedIOException(e);
+            } catch (RuntimeException | Error e) {
+                boolean portTaken = c != null && c.jobManagerLostAPortRace();
+                if (c != null) {
+                    c.close();
+                }
+                if (!portTaken || attempt >= START_ATTEMPTS) {
+                    throw e;
+                }
+                try {
+                    Files.move(dir.resolve("log"), dir.resolve("log-attempt-" + attempt));
+                } catch (IOException moveFailed) {
+                    e.addSuppressed(moveFailed);
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static final int START_ATTEMPTS = 3;
+
+    /** Whether the JobManager stopped because a port it was given was taken meanwhile. */
+    private boolean jobManagerLostAPortRace() {
+        Path log = logDir.resolve("jobmanager.log");
         try {
-            c = new FlinkStandaloneCluster(dir, flinkClasspath(), E2E.freePort(), options);
-            c.startJobManager();
-            for (int i = 0; i < taskManagers; i++) {
-                c.startTaskManager(); // they retry until the JobManager is up
-            }
-            c.awaitJobManager();
-            c.awaitTaskManagers(taskManagers);
-            return c;
+            return jobManager != null
+                    && !jobManager.isAlive()
+                    && Files.exists(log)
+                    && Files.readString(log, StandardCharsets.UTF_8)
+                            .contains("java.net.BindException");
         } catch (IOException e) {
-            if (c != null) {
-                c.close();
-            }
-            throw new UncheckedIOException(e);
-        } catch (RuntimeException | Error e) {
-            if (c != null) {
-                c.close();
-            }
-            throw e;
+            return false;
         }
     }
 
