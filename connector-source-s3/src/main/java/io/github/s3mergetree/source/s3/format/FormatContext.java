@@ -137,21 +137,16 @@ public final class FormatContext {
      * or the whole object was prefetched, else downloaded now.
      */
     public byte[] readFully(S3ObjectSplit split, long start, long end) throws IOException {
-        Future<ObjectBytes> f = prefetched.remove(prefetchKey(split, start, end));
-        if (f != null) {
-            ObjectBytes b = await(split, f);
-            if (b.array().length == b.length()) {
-                return b.array(); // the caller keeps it: not given back
-            }
-            byte[] exact = b.exact();
-            release(b);
-            return exact;
+        ObjectBytes b = fromPrefetch(split, start, end);
+        if (b == null) {
+            return objectReader.readFully(split.key(), split.etag(), start, end);
         }
-        Future<ObjectBytes> whole = prefetched.get(prefetchKey(split, 0, split.objectSize()));
-        if (whole != null && start >= 0 && end <= split.objectSize() && start <= end) {
-            return Arrays.copyOfRange(await(split, whole).array(), (int) start, (int) end);
+        if (b.array().length == b.length()) {
+            return b.array(); // the caller keeps it: not given back
         }
-        return objectReader.readFully(split.key(), split.etag(), start, end);
+        byte[] exact = b.exact();
+        release(b);
+        return exact;
     }
 
     /**
@@ -159,6 +154,15 @@ public final class FormatContext {
      * prefetch); the caller gives it back with {@link #release} once nothing reads it.
      */
     ObjectBytes readPooled(S3ObjectSplit split, long start, long end) throws IOException {
+        ObjectBytes b = fromPrefetch(split, start, end);
+        return b != null ? b : downloadPooled(split, start, end);
+    }
+
+    /**
+     * Bytes {@code [start, end)} from a prefetch: the range's own (taken), or a copy out of the
+     * whole object's; null when neither was prefetched.
+     */
+    private ObjectBytes fromPrefetch(S3ObjectSplit split, long start, long end) throws IOException {
         Future<ObjectBytes> f = prefetched.remove(prefetchKey(split, start, end));
         if (f != null) {
             return await(split, f);
@@ -168,7 +172,7 @@ public final class FormatContext {
             return ObjectBytes.of(
                     Arrays.copyOfRange(await(split, whole).array(), (int) start, (int) end));
         }
-        return downloadPooled(split, start, end);
+        return null;
     }
 
     /** Downloads bytes {@code [start, end)} of the split's object into an array of the pool. */
