@@ -35,8 +35,13 @@ public final class S3SourceOptions {
                     .defaultValue(10L * 1024 * 1024)
                     .withDescription(
                             "Bytes fetched by one ranged GET in parallel downloads; at most"
-                                    + " max_download_threads buffers of this size are in memory"
-                                    + " per reader.");
+                                    + " max_download_threads buffers of this size are downloaded"
+                                    + " at once per reader. Objects of up to 2 x this size are"
+                                    + " downloaded whole ahead of the current one"
+                                    + " (remote_filesystem_read_prefetch). A split reader keeps"
+                                    + " the arrays it downloaded into for reuse, up to"
+                                    + " (max_download_threads + 2) x 2 x this size (120 MiB at"
+                                    + " the defaults).");
 
     /** GET requests per second per reader; 0 means unlimited (ClickHouse's setting). */
     public static final ConfigOption<Long> S3_MAX_GET_RPS =
