@@ -20,48 +20,44 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static char *map(size_t n) {
-    char *p = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+/* 1 GiB of fresh anonymous memory, 2 MiB aligned, with madvise(advice); NULL on failure. */
+static char *map_gib(int advice) {
+    char *p = mmap(NULL, GIB + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         perror("mmap");
         return NULL;
     }
-    return (char *)(((unsigned long)p + HUGE - 1) & ~(HUGE - 1));
+    char *aligned = (char *)(((unsigned long)p + HUGE - 1) & ~(HUGE - 1));
+    madvise(aligned, GIB, advice);
+    return aligned;
+}
+
+/* Seconds to write every byte of the GiB at p. */
+static double fill(char *p, int value) {
+    double t0 = now();
+    memset(p, value, GIB);
+    return now() - t0;
 }
 
 int main(void) {
-    char *a = map(GIB);
+    /* each mapping stays until exit, so that no measurement reuses another's pages */
+    char *a = map_gib(MADV_NOHUGEPAGE);
     if (!a) return 1;
-    madvise(a, GIB, MADV_NOHUGEPAGE);
-    double t0 = now();
-    memset(a, 1, GIB);
-    double t1 = now();
-    memset(a, 2, GIB);
-    double t2 = now();
-    printf("4 KiB pages, first touch:        %.2f s per GiB\n", t1 - t0);
-    printf("4 KiB pages, touched again:      %.3f s per GiB\n", t2 - t1);
-    munmap(a, GIB);
+    printf("4 KiB pages, first touch:        %.2f s per GiB\n", fill(a, 1));
+    printf("4 KiB pages, touched again:      %.3f s per GiB\n", fill(a, 2));
 
-    char *h = map(GIB);
+    char *h = map_gib(MADV_HUGEPAGE);
     if (!h) return 1;
-    madvise(h, GIB, MADV_HUGEPAGE);
-    t0 = now();
-    memset(h, 1, GIB);
-    t1 = now();
-    printf("huge pages (madvise), first touch: %.2f s per GiB\n", t1 - t0);
-    munmap(h, GIB);
+    printf("huge pages (madvise), first touch: %.2f s per GiB\n", fill(h, 1));
 
-    char *q = map(GIB);
+    char *q = map_gib(MADV_NOHUGEPAGE);
     if (!q) return 1;
-    madvise(q, GIB, MADV_NOHUGEPAGE);
-    t0 = now();
+    double t0 = now();
     int rc = madvise(q, GIB, MADV_POPULATE_WRITE);
-    t1 = now();
-    memset(q, 1, GIB);
-    t2 = now();
+    double populate = now() - t0;
     if (rc == 0) {
         printf("MADV_POPULATE_WRITE:             %.2f s per GiB, then first write %.2f s per GiB\n",
-               t1 - t0, t2 - t1);
+               populate, fill(q, 1));
     } else {
         printf("MADV_POPULATE_WRITE not supported by this kernel\n");
     }
