@@ -4,6 +4,9 @@ import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -68,6 +71,30 @@ public final class FailedObjectsReport {
         FileSystem fs = target.getFileSystem();
         try (OutputStream out = fs.create(tmp, FileSystem.WriteMode.OVERWRITE)) {
             JSON.writerWithDefaultPrettyPrinter().writeValue(out, root);
+        }
+        replace(fs, tmp, target);
+    }
+
+    /**
+     * Moves {@code tmp} over {@code target} so that a reader finds the old report or the new one,
+     * never none: the enumerator rewrites the report when it closes, which can be after the client
+     * saw the job finish and reads it. Flink's local {@code rename} is {@code Files.move} with
+     * {@code REPLACE_EXISTING}, which on POSIX deletes the target before it renames; on a local
+     * file system the move is {@code ATOMIC_MOVE} instead ({@code rename(2)} replaces the target in
+     * one step). Object stores' renames copy onto the target, which replaces it whole.
+     */
+    private static void replace(FileSystem fs, Path tmp, Path target) throws IOException {
+        if ("file".equals(fs.getUri().getScheme())) {
+            try {
+                Files.move(
+                        Paths.get(tmp.toUri().getPath()),
+                        Paths.get(target.toUri().getPath()),
+                        StandardCopyOption.ATOMIC_MOVE);
+                return;
+            } catch (IOException e) {
+                fs.delete(tmp, false);
+                throw new IOException("could not rename " + tmp + " to " + target, e);
+            }
         }
         if (!fs.rename(tmp, target)) {
             fs.delete(target, false);
