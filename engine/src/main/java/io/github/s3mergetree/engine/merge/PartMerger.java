@@ -415,21 +415,38 @@ public final class PartMerger {
         }
     }
 
-    /** Collects output rows into blocks of merge_max_block_size and writes them. */
+    /**
+     * Collects output rows into blocks of merge_max_block_size and writes them. A plain MergeTree
+     * merge's rows are recorded as runs and built column by column ({@link MergedBlockBuilder});
+     * the engines that reduce rows append each reduced row as it comes (their rows come from
+     * per-group blocks, one or two rows each).
+     */
     static final class OutputBuffer implements RowReducer.RowSink {
         private final MergeSpec spec;
         private final PartWriter.Output out;
         private final Progress progress;
+        private final MergedBlockBuilder runs;
         private Block block;
 
         OutputBuffer(MergeSpec spec, PartWriter.Output out, Progress progress) {
             this.spec = spec;
             this.out = out;
             this.progress = progress;
+            this.runs =
+                    spec.mode().kind() == MergingMode.Kind.ORDINARY
+                            ? new MergedBlockBuilder()
+                            : null;
         }
 
         @Override
         public void append(Block src, int from, int to) throws IOException {
+            if (runs != null) {
+                runs.add(src, from, to);
+                if (runs.rows() >= spec.mergeMaxBlockSize()) {
+                    flush();
+                }
+                return;
+            }
             if (block == null) {
                 block = src.newEmpty(spec.mergeMaxBlockSize());
             }
@@ -440,6 +457,9 @@ public final class PartMerger {
         }
 
         void flush() throws IOException {
+            if (runs != null) {
+                block = runs.take();
+            }
             if (block == null || block.rows() == 0) {
                 return;
             }
@@ -451,7 +471,7 @@ public final class PartMerger {
                             keys.subList(0, spec.primaryKeySize()));
             out.write(block, pk);
             progress.rowsWritten.addAndGet(block.rows());
-            block = block.newEmpty(spec.mergeMaxBlockSize());
+            block = runs != null ? null : block.newEmpty(spec.mergeMaxBlockSize());
         }
     }
 }
