@@ -298,7 +298,7 @@ public final class PartMerger {
                                 spec.mergeMaxBlockSize(),
                                 MERGE_MAX_BLOCK_SIZE_BYTES));
             }
-            Block outBlock = null;
+            MergedBlockBuilder outBlock = new MergedBlockBuilder();
             RowSources.Reader runs = rowSources.reader();
             while (runs.next()) {
                 int s = runs.source();
@@ -317,21 +317,19 @@ public final class PartMerger {
                         pos[s] = 0;
                     }
                     int take = (int) Math.min(remaining, current[s].rows() - pos[s]);
-                    if (outBlock == null) {
-                        outBlock = current[s].newEmpty(spec.mergeMaxBlockSize());
-                    }
                     take = Math.min(take, spec.mergeMaxBlockSize() - outBlock.rows());
-                    outBlock.appendRange(current[s], pos[s], pos[s] + take);
+                    // the reader returns a new block each time: the recorded runs stay valid
+                    outBlock.add(current[s], pos[s], pos[s] + take);
                     pos[s] += take;
                     remaining -= take;
                     if (outBlock.rows() >= spec.mergeMaxBlockSize()) {
-                        out.writeColumn(outBlock);
-                        outBlock = outBlock.newEmpty(spec.mergeMaxBlockSize());
+                        out.writeColumn(outBlock.take());
                     }
                 }
             }
-            if (outBlock != null && outBlock.rows() > 0) {
-                out.writeColumn(outBlock);
+            Block last = outBlock.take();
+            if (last != null) {
+                out.writeColumn(last);
             }
         } finally {
             for (PartBlockReader r : readers) {
