@@ -4,9 +4,7 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The next output block of a merge, recorded as runs of source rows ({@code [from, to)} of a source
@@ -25,8 +23,9 @@ final class MergedBlockBuilder {
     /** Runs at least this long on average are copied as ranges, shorter ones row by row. */
     static final int RANGE_COPY_MIN_AVERAGE_RUN = 8;
 
+    /** The distinct source blocks of the recorded runs (a few per merge source), by identity. */
     private final List<Block> blocks = new ArrayList<>();
-    private final Map<Block, Integer> blockIndex = new IdentityHashMap<>();
+
     private int[] runBlock = new int[1024];
     private int[] runFrom = new int[1024];
     private int[] runTo = new int[1024];
@@ -43,12 +42,7 @@ final class MergedBlockBuilder {
         if (to <= from) {
             return;
         }
-        Integer index = blockIndex.get(src);
-        if (index == null) {
-            index = blocks.size();
-            blocks.add(src);
-            blockIndex.put(src, index);
-        }
+        int index = indexOf(src);
         rows += to - from;
         if (runs > 0 && runBlock[runs - 1] == index && runTo[runs - 1] == from) {
             runTo[runs - 1] = to;
@@ -64,6 +58,17 @@ final class MergedBlockBuilder {
         runFrom[runs] = from;
         runTo[runs] = to;
         runs++;
+    }
+
+    /** The block's index in {@link #blocks}, added if new; the latest blocks are searched first. */
+    private int indexOf(Block src) {
+        for (int i = blocks.size() - 1; i >= 0; i--) {
+            if (blocks.get(i) == src) {
+                return i;
+            }
+        }
+        blocks.add(src);
+        return blocks.size() - 1;
     }
 
     /** The recorded rows as a block, in order; then starts over. Null when none were recorded. */
@@ -102,7 +107,6 @@ final class MergedBlockBuilder {
         }
         Block block = new Block(first.names(), first.types(), out);
         blocks.clear();
-        blockIndex.clear();
         runs = 0;
         rows = 0;
         return block;

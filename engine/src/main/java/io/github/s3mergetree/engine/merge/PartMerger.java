@@ -235,7 +235,7 @@ public final class PartMerger {
                 Cursor c = heap.poll();
                 Cursor next = heap.peek();
                 int end = c.pos + 1;
-                int rows = c.block.rows();
+                int rows = c.rows;
                 if (next == null) {
                     end = rows;
                 } else {
@@ -291,6 +291,7 @@ public final class PartMerger {
         try {
             Block[] current = new Block[sources.size()];
             int[] pos = new int[sources.size()];
+            int[] rowsOf = new int[sources.size()];
             for (PartReader p : sources) {
                 readers.add(
                         p.blocks(
@@ -308,15 +309,16 @@ public final class PartMerger {
                         throw new MergeCancelledException(
                                 "merge was cancelled while gathering " + column);
                     }
-                    if (current[s] == null || pos[s] == current[s].rows()) {
+                    if (current[s] == null || pos[s] == rowsOf[s]) {
                         if (!readers.get(s).hasNext()) {
                             throw new IllegalStateException(
                                     "source " + s + " ran out of rows while gathering " + column);
                         }
                         current[s] = readers.get(s).next();
+                        rowsOf[s] = current[s].rows();
                         pos[s] = 0;
                     }
-                    int take = (int) Math.min(remaining, current[s].rows() - pos[s]);
+                    int take = (int) Math.min(remaining, rowsOf[s] - pos[s]);
                     take = Math.min(take, spec.mergeMaxBlockSize() - outBlock.rows());
                     // the reader returns a new block each time: the recorded runs stay valid
                     outBlock.add(current[s], pos[s], pos[s] + take);
@@ -345,6 +347,10 @@ public final class PartMerger {
         final MergeSpec spec;
         final Progress progress;
         Block block;
+
+        /** {@code block.rows()}, read once per block. */
+        int rows;
+
         List<Column> keys;
         KeySorter.NormalizedKeys normalized;
         final List<DataType> keyTypes;
@@ -370,13 +376,14 @@ public final class PartMerger {
                 return false;
             }
             block = reader.next();
+            rows = block.rows();
             keys = spec.sortingKey().evaluate(block, spec.evaluation());
             normalized = KeySorter.normalize(keyTypes, keys);
             pos = 0;
             generation++;
             progress.rowsRead.addAndGet(block.rows());
             progress.bytesReadUncompressed.addAndGet(block.byteSize());
-            return block.rows() > 0 || load();
+            return rows > 0 || load();
         }
 
         private RowComparator against(Cursor other) {
