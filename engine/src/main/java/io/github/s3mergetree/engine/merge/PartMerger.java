@@ -381,7 +381,7 @@ public final class PartMerger {
             normalized = KeySorter.normalize(keyTypes, keys);
             pos = 0;
             generation++;
-            progress.rowsRead.addAndGet(block.rows());
+            progress.rowsRead.addAndGet(rows);
             progress.bytesReadUncompressed.addAndGet(block.byteSize());
             return rows > 0 || load();
         }

@@ -1,10 +1,12 @@
 package io.github.s3mergetree.engine.merge;
 
+import io.github.s3mergetree.engine.io.ByteArraySink;
+import io.github.s3mergetree.engine.io.ByteArraySource;
 import io.github.s3mergetree.engine.store.TableStore;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.UUID;
 
 /**
@@ -12,21 +14,28 @@ import java.util.UUID;
  * RowSourcePart} stream), kept in a temporary object of a scratch store (a local directory) as runs
  * of (source, length), so memory stays constant whatever the number of rows.
  *
- * <p>A run is the source as two bytes and the length as a LEB128 varint: where the sources
- * interleave, runs are a row or two long and the file is read again for every gathered column, so a
- * run takes three bytes and is decoded from a buffer, not through a stream call per field.
+ * <p>A run is the source as two bytes and the length as a VarUInt: where the sources interleave,
+ * runs are a row or two long and the file is read again for every gathered column, so a run takes
+ * three bytes and is encoded into and decoded from 64-KiB buffers, not through a stream call per
+ * field.
  */
 final class RowSources implements AutoCloseable {
+    private static final int BUFFER = 1 << 16;
+
+    /** A run's largest encoding: two bytes of source and a VarUInt of at most ten. */
+    private static final int MAX_RUN_BYTES = 12;
+
     private final TableStore scratch;
     private final String file;
     private final OutputStream out;
+    private final ByteArraySink pending = new ByteArraySink(BUFFER + MAX_RUN_BYTES);
     private int runSource = -1;
     private long runLength;
 
     RowSources(TableStore scratch) throws IOException {
         this.scratch = scratch;
         this.file = "tmp_row_sources_" + UUID.randomUUID() + ".bin";
-        this.out = new BufferedOutputStream(scratch.create(file, false), 1 << 16);
+        this.out = scratch.create(file, false);
     }
 
     /** The next {@code rows} merged rows come from source {@code source}. */
@@ -42,20 +51,23 @@ final class RowSources implements AutoCloseable {
 
     private void flushRun() throws IOException {
         if (runSource >= 0 && runLength > 0) {
-            out.write(runSource >>> 8);
-            out.write(runSource);
-            long v = runLength;
-            while ((v & ~0x7FL) != 0) {
-                out.write((int) ((v & 0x7F) | 0x80));
-                v >>>= 7;
+            pending.writeShortLE(runSource);
+            pending.writeVarUInt(runLength);
+            if (pending.size() >= BUFFER) {
+                writePending();
             }
-            out.write((int) v);
         }
+    }
+
+    private void writePending() throws IOException {
+        out.write(pending.buffer(), 0, pending.size());
+        pending.reset();
     }
 
     void finishWriting() throws IOException {
         flushRun();
         runSource = -1;
+        writePending();
         out.close();
     }
 
@@ -68,8 +80,8 @@ final class RowSources implements AutoCloseable {
     static final class Reader {
         private final InputStream in;
         private final String file;
-        private final byte[] buf = new byte[1 << 16];
-        private int pos;
+        private final byte[] buf = new byte[BUFFER];
+        private ByteArraySource runs;
         private int limit;
         private boolean eof;
         private int source;
@@ -81,38 +93,26 @@ final class RowSources implements AutoCloseable {
         }
 
         boolean next() throws IOException {
-            // a run is at most 2 + 10 bytes: refill when fewer are buffered
-            if (limit - pos < 12 && !eof) {
+            // refilled while fewer bytes than a whole run are buffered: no run is split
+            if (runs == null || (limit - runs.position() < MAX_RUN_BYTES && !eof)) {
                 refill();
             }
-            if (pos == limit) {
+            if (runs.eof()) {
                 in.close();
                 return false;
             }
-            if (limit - pos < 3) {
-                throw truncated();
+            try {
+                source = runs.readShortLE();
+                length = runs.readVarUInt();
+            } catch (UncheckedIOException e) {
+                throw new IOException("row sources file " + file + " ends inside a run", e);
             }
-            source = ((buf[pos] & 0xFF) << 8) | (buf[pos + 1] & 0xFF);
-            pos += 2;
-            long v = 0;
-            for (int shift = 0; ; shift += 7) {
-                if (pos == limit || shift > 63) {
-                    throw truncated();
-                }
-                byte b = buf[pos++];
-                v |= (long) (b & 0x7F) << shift;
-                if (b >= 0) {
-                    break;
-                }
-            }
-            length = v;
             return true;
         }
 
         private void refill() throws IOException {
-            int rest = limit - pos;
-            System.arraycopy(buf, pos, buf, 0, rest);
-            pos = 0;
+            int rest = runs == null ? 0 : limit - runs.position();
+            System.arraycopy(buf, limit - rest, buf, 0, rest);
             limit = rest;
             while (limit < buf.length) {
                 int n = in.read(buf, limit, buf.length - limit);
@@ -122,10 +122,7 @@ final class RowSources implements AutoCloseable {
                 }
                 limit += n;
             }
-        }
-
-        private IOException truncated() {
-            return new IOException("row sources file " + file + " ends inside a run");
+            runs = new ByteArraySource(buf, 0, limit, file);
         }
 
         int source() {
