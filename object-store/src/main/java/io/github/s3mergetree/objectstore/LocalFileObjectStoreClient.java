@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
@@ -49,6 +50,11 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
     static final String TMP_PREFIX = ".s3mt-tmp-";
 
     private static final String LOCK_PREFIX = ".s3mt-lock-";
+
+    /** Names temporary files apart from other processes' (see {@link #temporaryFor}). */
+    private static final String PROCESS_TOKEN = UUID.randomUUID().toString();
+
+    private static final AtomicLong TEMPORARY_FILES = new AtomicLong();
 
     private final Path root;
 
@@ -311,8 +317,20 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
         }
     }
 
+    /**
+     * A new temporary file's name beside {@code target}: unique to this process (a random token
+     * drawn once) and call (a counter). {@link #createNew} refuses an existing name, so uniqueness
+     * is a convenience, not the guarantee; a UUID per name read the OS's random source for every
+     * file of every part.
+     */
     private static Path temporaryFor(Path target) {
-        return target.resolveSibling(TMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
+        return target.resolveSibling(
+                TMP_PREFIX
+                        + target.getFileName()
+                        + "-"
+                        + PROCESS_TOKEN
+                        + "-"
+                        + Long.toHexString(TEMPORARY_FILES.incrementAndGet()));
     }
 
     /** Opens a new file, recreating its directory if a delete removed it meanwhile. */

@@ -11,10 +11,15 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.VersionParser;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -102,7 +107,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         private final List<BlockMetaData> rowGroups;
         private final List<Integer> owned = new ArrayList<>();
         private final ParquetColumnDecoder[][] decoders;
-        private final List<String> requestedTop = new ArrayList<>();
+        private final Set<String> requestedTop = new HashSet<>();
         private final List<Type> requestedTypes;
         private int ownedPos;
         private int currentRowGroup = -1;
@@ -170,6 +175,15 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 }
             }
             ValueConverter converter = new ValueConverter(object, ctx.sessionZone());
+            VersionParser.ParsedVersion writerVersion =
+                    ParquetColumnDecoder.writerVersion(createdBy);
+            // the file's leaf columns by top-level field, listed once (getColumns() builds them
+            // anew
+            // on every call: once per table column made it quadratic in the columns, per object)
+            Map<String, List<ColumnDescriptor>> leavesByField = new HashMap<>();
+            for (ColumnDescriptor d : fileSchema.getColumns()) {
+                leavesByField.computeIfAbsent(d.getPath()[0], k -> new ArrayList<>()).add(d);
+            }
             decoders = new ParquetColumnDecoder[schema.size()][];
             List<Type> requested = new ArrayList<>();
             for (int c = 0; c < schema.size(); c++) {
@@ -177,12 +191,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 if (!fileSchema.containsField(name)) {
                     continue; // default values
                 }
-                List<ColumnDescriptor> leaves = new ArrayList<>();
-                for (ColumnDescriptor d : fileSchema.getColumns()) {
-                    if (d.getPath()[0].equals(name)) {
-                        leaves.add(d);
-                    }
-                }
+                List<ColumnDescriptor> leaves = leavesByField.getOrDefault(name, List.of());
                 // one decoder per leaf: a struct or map fills its Tuple / Map column leaf by leaf
                 ParquetColumnDecoder[] forColumn = new ParquetColumnDecoder[leaves.size()];
                 for (int l = 0; l < forColumn.length; l++) {
@@ -194,7 +203,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                                     name,
                                     schema.types().get(c),
                                     converter,
-                                    createdBy);
+                                    writerVersion);
                 }
                 decoders[c] = forColumn;
                 requested.add(fileSchema.getType(name));

@@ -112,7 +112,7 @@ final class ParquetColumnDecoder {
             String columnName,
             DataType targetType,
             ValueConverter converter,
-            String createdBy)
+            VersionParser.ParsedVersion writerVersion)
             throws ObjectFormatException {
         this.objectName = objectName;
         this.columnName = columnName;
@@ -120,13 +120,7 @@ final class ParquetColumnDecoder {
         this.ptype = descriptor.getPrimitiveType();
         this.targetType = targetType;
         this.converter = converter;
-        VersionParser.ParsedVersion v = null;
-        try {
-            v = createdBy == null ? null : VersionParser.parse(createdBy);
-        } catch (Exception ignored) {
-            // unknown writer: no writer-specific workarounds
-        }
-        this.writerVersion = v;
+        this.writerVersion = writerVersion;
 
         String[] path = descriptor.getPath();
         int rep = 0;
@@ -301,6 +295,22 @@ final class ParquetColumnDecoder {
                         + " ("
                         + targetType.name()
                         + ")");
+    }
+
+    /**
+     * The writer of a file as parquet-mr's column reader wants it (for its writer-specific
+     * workarounds), from the footer's {@code created_by}; null for a writer it cannot parse. Parsed
+     * once per object (a regular expression), not once per column.
+     */
+    static VersionParser.ParsedVersion writerVersion(String createdBy) {
+        if (createdBy == null) {
+            return null;
+        }
+        try {
+            return VersionParser.parse(createdBy);
+        } catch (Exception unknownWriter) {
+            return null;
+        }
     }
 
     private String describeParquetType() {
