@@ -763,6 +763,7 @@ public final class IngestCommand implements Subcommand {
                     // configuration at every start (~0.1 CPU-s, plus the JIT of the XML parser)
                     conf.set(SecurityOptions.DELEGATION_TOKENS_ENABLED, false);
                 }
+                EmbeddedNetworkMemory.configure(conf, p);
                 return StreamExecutionEnvironment.createLocalEnvironment(p, conf);
             }
             int colon = o.jobmanager().lastIndexOf(':');
