@@ -28,17 +28,7 @@ class EmbeddedNetworkMemoryITCase {
         assertThat(set).isNotNull();
         assertThat(set.getBytes()).isLessThan(EmbeddedNetworkMemory.FLINK_LOCAL_DEFAULT.getBytes());
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(8, conf);
-        List<Long> seen = new ArrayList<>();
-        try (CloseableIterator<Long> it =
-                env.fromSequence(1, 20_000)
-                        .rebalance()
-                        .map(x -> x * 2)
-                        .rebalance()
-                        .map(x -> x + 1)
-                        .executeAndCollect()) {
-            it.forEachRemaining(seen::add);
-        }
+        List<Long> seen = runAtParallelismEight(conf);
         assertThat(seen).hasSize(20_000);
         assertThat(seen.stream().mapToLong(Long::longValue).sum())
                 .isEqualTo(20_000L * 20_001L + 20_000L);
@@ -52,22 +42,26 @@ class EmbeddedNetworkMemoryITCase {
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.ofMebiBytes(2));
         assertThat(EmbeddedNetworkMemory.configure(conf, 8)).isNull();
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(8, conf);
-        assertThatThrownBy(
-                        () -> {
-                            try (CloseableIterator<Long> it =
-                                    env.fromSequence(1, 20_000)
-                                            .rebalance()
-                                            .map(x -> x * 2)
-                                            .rebalance()
-                                            .map(x -> x + 1)
-                                            .executeAndCollect()) {
-                                it.forEachRemaining(x -> {});
-                            }
-                        })
+        assertThatThrownBy(() -> runAtParallelismEight(conf))
                 .satisfies(
                         e ->
                                 assertThat(ExceptionUtils.stringifyException(e))
                                         .contains("network buffers"));
+    }
+
+    /** 1..20,000 through two all-to-all edges (x * 2, then + 1) and collected: the rows seen. */
+    private static List<Long> runAtParallelismEight(Configuration conf) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(8, conf);
+        List<Long> seen = new ArrayList<>();
+        try (CloseableIterator<Long> it =
+                env.fromSequence(1, 20_000)
+                        .rebalance()
+                        .map(x -> x * 2)
+                        .rebalance()
+                        .map(x -> x + 1)
+                        .executeAndCollect()) {
+            it.forEachRemaining(seen::add);
+        }
+        return seen;
     }
 }

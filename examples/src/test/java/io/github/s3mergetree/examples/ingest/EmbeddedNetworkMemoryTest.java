@@ -32,6 +32,14 @@ class EmbeddedNetworkMemoryTest {
     }
 
     @Test
+    void theFloorHoldsUpToParallelismSix() {
+        assertThat(EmbeddedNetworkMemory.sizeFor(6, SEGMENT))
+                .isEqualTo(EmbeddedNetworkMemory.FLOOR);
+        assertThat(EmbeddedNetworkMemory.sizeFor(7, SEGMENT).getBytes())
+                .isGreaterThan(EmbeddedNetworkMemory.FLOOR.getBytes());
+    }
+
+    @Test
     void largeParallelismKeepsFlinksDefault() {
         Configuration conf = new Configuration();
         assertThat(EmbeddedNetworkMemory.configure(conf, 14)).isNull();
