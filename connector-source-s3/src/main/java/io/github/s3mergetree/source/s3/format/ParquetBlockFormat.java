@@ -177,9 +177,8 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             ValueConverter converter = new ValueConverter(object, ctx.sessionZone());
             VersionParser.ParsedVersion writerVersion =
                     ParquetColumnDecoder.writerVersion(createdBy);
-            // the file's leaf columns by top-level field, listed once (getColumns() builds them
-            // anew
-            // on every call: once per table column made it quadratic in the columns, per object)
+            // the file's leaf columns by top-level field, listed once: getColumns() builds them
+            // anew on every call, and a call per table column was quadratic in the columns
             Map<String, List<ColumnDescriptor>> leavesByField = new HashMap<>();
             for (ColumnDescriptor d : fileSchema.getColumns()) {
                 leavesByField.computeIfAbsent(d.getPath()[0], k -> new ArrayList<>()).add(d);
