@@ -399,6 +399,10 @@ final class ParquetColumnDecoder {
     }
 
     private ParquetFlatPageReader newFlatReader() {
+        if (flatKind == ParquetFlatPageReader.Kind.TIMESTAMP_TO_DATETIME) {
+            return ParquetFlatPageReader.timestampToDateTime(
+                    maxDef, pow10(unitDigits(ptype.getLogicalTypeAnnotation())));
+        }
         if (flatKind != ParquetFlatPageReader.Kind.ENUM8
                 && flatKind != ParquetFlatPageReader.Kind.ENUM16) {
             return new ParquetFlatPageReader(flatKind, maxDef);
@@ -450,6 +454,9 @@ final class ParquetColumnDecoder {
                         && bits <= 8) {
                     return ParquetFlatPageReader.Kind.INT32_TO_INT8;
                 }
+                if (a instanceof DateLogicalTypeAnnotation && k == TypeKind.DATE) {
+                    return ParquetFlatPageReader.Kind.DATE;
+                }
             }
             case INT64 -> {
                 if ((a == null || (signed && bits == 64)) && k == TypeKind.INT64
@@ -465,6 +472,9 @@ final class ParquetColumnDecoder {
                                     case NANOS -> 9;
                                 }) {
                     return ParquetFlatPageReader.Kind.INT64;
+                }
+                if (a instanceof TimestampLogicalTypeAnnotation && k == TypeKind.DATETIME) {
+                    return ParquetFlatPageReader.Kind.TIMESTAMP_TO_DATETIME;
                 }
             }
             case FLOAT -> {
@@ -528,7 +538,10 @@ final class ParquetColumnDecoder {
                                 + rowGroup
                                 + (e instanceof RowFailure f
                                         ? ", row " + f.row
-                                        : ", rows from " + rowInRowGroup)
+                                        : e instanceof ParquetFlatPageReader.ValueOutOfRange v
+                                                ? ", row "
+                                                        + (rowInRowGroup + v.index - flatReadStart)
+                                                : ", rows from " + rowInRowGroup)
                                 + ", column '"
                                 + columnName
                                 + "' ("
@@ -701,16 +714,7 @@ final class ParquetColumnDecoder {
                     int p = dt.precision();
                     return (r, c) -> ((LongColumn) c).add(rescale(r.getInteger(), 3, p));
                 } else if (a instanceof DateLogicalTypeAnnotation && k == TypeKind.DATE) {
-                    return (r, c) -> {
-                        int days = r.getInteger();
-                        if (days < 0 || days > 65535) {
-                            throw new IllegalArgumentException(
-                                    "date "
-                                            + LocalDate.ofEpochDay(days)
-                                            + " is outside the Date range 1970-01-01..2149-06-06");
-                        }
-                        ((ShortColumn) c).add((short) days);
-                    };
+                    return (r, c) -> ((ShortColumn) c).add(TemporalRanges.date(r.getInteger()));
                 } else if (a instanceof DecimalLogicalTypeAnnotation d
                         && valueType instanceof DecimalType t
                         && t.scale() == d.getScale()
@@ -1007,13 +1011,7 @@ final class ParquetColumnDecoder {
     }
 
     private static int dateTime(long seconds) {
-        if (seconds < 0 || seconds > 0xFFFFFFFFL) {
-            throw new IllegalArgumentException(
-                    "timestamp "
-                            + Instant.ofEpochSecond(seconds)
-                            + " is outside the DateTime range 1970..2106");
-        }
-        return (int) seconds;
+        return TemporalRanges.dateTime(seconds);
     }
 
     private static final long JULIAN_EPOCH_DAY = 2_440_588L;

@@ -38,10 +38,11 @@ import org.apache.parquet.column.values.bitpacking.Packer;
  *
  * <p>Handles PLAIN and dictionary (PLAIN_DICTIONARY / RLE_DICTIONARY) encoded INT32, INT64, FLOAT,
  * DOUBLE and BYTE_ARRAY values in v1 and v2 data pages, copied as they are, INT32 values narrowed
- * to 16 or 8 bits (Parquet INT(16) / INT(8) annotations, both signs) and BYTE_ARRAY names mapped to
- * Enum codes (a dictionary is mapped once; a value that names no element goes to the caller's
- * {@link EnumFallback}). {@link #supports} tells whether a column chunk's encodings allow it,
- * otherwise the caller uses the general reader.
+ * to 16 or 8 bits (Parquet INT(16) / INT(8) annotations, both signs), DATE days to Date and
+ * TIMESTAMPs to DateTime seconds (range-checked like the value-by-value path), and BYTE_ARRAY names
+ * mapped to Enum codes (a dictionary is mapped once; a value that names no element goes to the
+ * caller's {@link EnumFallback}). {@link #supports} tells whether a column chunk's encodings allow
+ * it, otherwise the caller uses the general reader.
  */
 final class ParquetFlatPageReader {
     /** The physical representation appended. */
@@ -58,7 +59,32 @@ final class ParquetFlatPageReader {
         /** BYTE_ARRAY names to Enum8 codes (ByteColumn). */
         ENUM8,
         /** BYTE_ARRAY names to Enum16 codes (ShortColumn). */
-        ENUM16
+        ENUM16,
+        /**
+         * INT32 DATE days to Date (ShortColumn of UInt16 days); a day outside
+         * 1970-01-01..2149-06-06 fails, as the value-by-value path does.
+         */
+        DATE,
+        /**
+         * INT64 TIMESTAMP ticks to DateTime seconds (IntColumn of UInt32), floored to the second; a
+         * time outside 1970..2106 fails, as the value-by-value path does.
+         */
+        TIMESTAMP_TO_DATETIME
+    }
+
+    /**
+     * A value the target type cannot hold. {@link #index} is the position it would have taken in
+     * the column appended to (one value per row), so the caller can name its row.
+     */
+    static final class ValueOutOfRange extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        final int index;
+
+        ValueOutOfRange(int index, String message) {
+            super(message);
+            this.index = index;
+        }
     }
 
     /** Appends a value that names no Enum element, by ClickHouse's casting rules (or fails). */
@@ -80,6 +106,7 @@ final class ParquetFlatPageReader {
 
     private final Kind kind;
     private final int maxDef;
+    private final long ticksPerSecond; // TIMESTAMP_TO_DATETIME: the timestamp's unit; else 1
     private final Map<ByteBuffer, Integer> enumCodes; // ENUM8 / ENUM16: name bytes -> code
     private final EnumFallback enumFallback;
 
@@ -112,10 +139,30 @@ final class ParquetFlatPageReader {
     }
 
     /**
+     * A reader of INT64 timestamps of {@code ticksPerSecond} ticks per second (1,000 for MILLIS,
+     * 1,000,000 for MICROS, 10^9 for NANOS) into DateTime seconds ({@link
+     * Kind#TIMESTAMP_TO_DATETIME}).
+     */
+    static ParquetFlatPageReader timestampToDateTime(int maxDef, long ticksPerSecond) {
+        return new ParquetFlatPageReader(
+                Kind.TIMESTAMP_TO_DATETIME, maxDef, null, null, ticksPerSecond);
+    }
+
+    /**
      * A reader of Enum names ({@link Kind#ENUM8} / {@link Kind#ENUM16}) into the codes of {@code
      * type}; {@code fallback} appends a value that names no element.
      */
     ParquetFlatPageReader(Kind kind, int maxDef, EnumType type, EnumFallback fallback) {
+        this(kind, maxDef, type, fallback, 1);
+    }
+
+    private ParquetFlatPageReader(
+            Kind kind, int maxDef, EnumType type, EnumFallback fallback, long ticksPerSecond) {
+        if (ticksPerSecond < 1 || (ticksPerSecond != 1 && kind != Kind.TIMESTAMP_TO_DATETIME)) {
+            throw new IllegalArgumentException(
+                    ticksPerSecond + " ticks per second for a reader of " + kind);
+        }
+        this.ticksPerSecond = ticksPerSecond;
         boolean isEnum = kind == Kind.ENUM8 || kind == Kind.ENUM16;
         if (isEnum && (type == null || fallback == null)) {
             throw new IllegalArgumentException(
@@ -190,13 +237,13 @@ final class ParquetFlatPageReader {
         ByteBuffer b = dp.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         dictSize = n;
         switch (kind) {
-            case INT32, INT32_TO_INT16, INT32_TO_INT8 -> {
+            case INT32, INT32_TO_INT16, INT32_TO_INT8, DATE -> {
                 dictInts = buffers.dictInts(n);
                 for (int i = 0; i < n; i++) {
                     dictInts[i] = b.getInt();
                 }
             }
-            case INT64 -> {
+            case INT64, TIMESTAMP_TO_DATETIME -> {
                 dictLongs = buffers.dictLongs(n);
                 for (int i = 0; i < n; i++) {
                     dictLongs[i] = b.getLong();
@@ -394,6 +441,85 @@ final class ParquetFlatPageReader {
             case INT32_TO_INT16 -> appendShorts((ShortColumn) c, n);
             case INT32_TO_INT8 -> appendBytes((ByteColumn) c, n);
             case ENUM8, ENUM16 -> appendEach(c, n);
+            case DATE -> appendDates((ShortColumn) c, n);
+            case TIMESTAMP_TO_DATETIME -> appendDateTimes((IntColumn) c, n);
+        }
+    }
+
+    private void appendDates(ShortColumn c, int n) {
+        int s = c.size();
+        short[] d = c.reserve(n);
+        if (dictEncoded) {
+            int[] idx = indices;
+            int p = indexPos;
+            int[] dict = dictInts;
+            for (int i = 0; i < n; i++) {
+                int days = dict[idx[p + i]];
+                if ((days & 0xFFFF0000) != 0) {
+                    throw new ValueOutOfRange(s + i, TemporalRanges.dateMessage(days));
+                }
+                d[s + i] = (short) days;
+            }
+            indexPos = p + n;
+        } else {
+            ByteBuffer b = plain;
+            int at = b.position();
+            for (int i = 0; i < n; i++) {
+                int days = b.getInt(at + 4 * i);
+                if ((days & 0xFFFF0000) != 0) {
+                    throw new ValueOutOfRange(s + i, TemporalRanges.dateMessage(days));
+                }
+                d[s + i] = (short) days;
+            }
+            b.position(at + 4 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    private void appendDateTimes(IntColumn c, int n) {
+        int s = c.size();
+        int[] d = c.reserve(n);
+        long unit = ticksPerSecond;
+        if (dictEncoded) {
+            int[] idx = indices;
+            int p = indexPos;
+            long[] dict = dictLongs;
+            for (int i = 0; i < n; i++) {
+                long seconds = Math.floorDiv(dict[idx[p + i]], unit);
+                if ((seconds & ~0xFFFFFFFFL) != 0) {
+                    throw new ValueOutOfRange(s + i, TemporalRanges.dateTimeMessage(seconds));
+                }
+                d[s + i] = (int) seconds;
+            }
+            indexPos = p + n;
+        } else {
+            ByteBuffer b = plain;
+            int at = b.position();
+            for (int i = 0; i < n; i++) {
+                long seconds = Math.floorDiv(b.getLong(at + 8 * i), unit);
+                if ((seconds & ~0xFFFFFFFFL) != 0) {
+                    throw new ValueOutOfRange(s + i, TemporalRanges.dateTimeMessage(seconds));
+                }
+                d[s + i] = (int) seconds;
+            }
+            b.position(at + 8 * n);
+        }
+        c.setSize(s + n);
+    }
+
+    /** One value of a DATE or TIMESTAMP_TO_DATETIME reader, range-checked. */
+    private void appendTemporal(Column c, long raw) {
+        if (kind == Kind.DATE) {
+            if ((raw & 0xFFFFFFFFFFFF0000L) != 0) {
+                throw new ValueOutOfRange(c.size(), TemporalRanges.dateMessage((int) raw));
+            }
+            ((ShortColumn) c).add((short) raw);
+        } else {
+            long seconds = Math.floorDiv(raw, ticksPerSecond);
+            if ((seconds & ~0xFFFFFFFFL) != 0) {
+                throw new ValueOutOfRange(c.size(), TemporalRanges.dateTimeMessage(seconds));
+            }
+            ((IntColumn) c).add((int) seconds);
         }
     }
 
@@ -602,6 +728,8 @@ final class ParquetFlatPageReader {
                                         dictOffsets[k + 1] - dictOffsets[k]);
                 case INT32_TO_INT16 -> ((ShortColumn) c).add((short) dictInts[k]);
                 case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) dictInts[k]);
+                case DATE -> appendTemporal(c, dictInts[k]);
+                case TIMESTAMP_TO_DATETIME -> appendTemporal(c, dictLongs[k]);
                 case ENUM8, ENUM16 -> {
                     int code = dictCodes[k];
                     if (code == NO_CODE) {
@@ -621,6 +749,8 @@ final class ParquetFlatPageReader {
             case DOUBLE -> ((DoubleColumn) c).add(plain.getDouble());
             case INT32_TO_INT16 -> ((ShortColumn) c).add((short) plain.getInt());
             case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) plain.getInt());
+            case DATE -> appendTemporal(c, plain.getInt());
+            case TIMESTAMP_TO_DATETIME -> appendTemporal(c, plain.getLong());
             case BINARY -> {
                 int len = plain.getInt();
                 StringColumn sc = (StringColumn) c;

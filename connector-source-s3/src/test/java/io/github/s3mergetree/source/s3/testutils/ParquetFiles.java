@@ -50,6 +50,19 @@ public final class ParquetFiles {
             org.apache.parquet.column.ParquetProperties.WriterVersion version,
             BiConsumer<Group, Long> fill)
             throws IOException {
+        return write(schema, rows, codec, rowGroupBytes, version, true, fill);
+    }
+
+    /** Like the others, with dictionary encoding on or off (off: PLAIN pages only). */
+    public static byte[] write(
+            String schema,
+            long rows,
+            CompressionCodecName codec,
+            long rowGroupBytes,
+            org.apache.parquet.column.ParquetProperties.WriterVersion version,
+            boolean dictionary,
+            BiConsumer<Group, Long> fill)
+            throws IOException {
         MessageType type = MessageTypeParser.parseMessageType(schema);
         InMemoryOutputFile out = new InMemoryOutputFile();
         SimpleGroupFactory groups = new SimpleGroupFactory(type);
@@ -60,7 +73,7 @@ public final class ParquetFiles {
                         .withCompressionCodec(codec)
                         .withRowGroupSize(rowGroupBytes)
                         .withPageSize(64 * 1024)
-                        .withDictionaryEncoding(true)
+                        .withDictionaryEncoding(dictionary)
                         .withWriterVersion(version)
                         .build()) {
             for (long i = 0; i < rows; i++) {
