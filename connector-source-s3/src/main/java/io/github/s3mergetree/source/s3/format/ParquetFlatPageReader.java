@@ -454,22 +454,14 @@ final class ParquetFlatPageReader {
             int p = indexPos;
             int[] dict = dictInts;
             for (int i = 0; i < n; i++) {
-                int days = dict[idx[p + i]];
-                if ((days & 0xFFFF0000) != 0) {
-                    throw new ValueOutOfRange(s + i, TemporalRanges.dateMessage(days));
-                }
-                d[s + i] = (short) days;
+                d[s + i] = date(dict[idx[p + i]], s + i);
             }
             indexPos = p + n;
         } else {
             ByteBuffer b = plain;
             int at = b.position();
             for (int i = 0; i < n; i++) {
-                int days = b.getInt(at + 4 * i);
-                if ((days & 0xFFFF0000) != 0) {
-                    throw new ValueOutOfRange(s + i, TemporalRanges.dateMessage(days));
-                }
-                d[s + i] = (short) days;
+                d[s + i] = date(b.getInt(at + 4 * i), s + i);
             }
             b.position(at + 4 * n);
         }
@@ -479,48 +471,43 @@ final class ParquetFlatPageReader {
     private void appendDateTimes(IntColumn c, int n) {
         int s = c.size();
         int[] d = c.reserve(n);
-        long unit = ticksPerSecond;
         if (dictEncoded) {
             int[] idx = indices;
             int p = indexPos;
             long[] dict = dictLongs;
             for (int i = 0; i < n; i++) {
-                long seconds = Math.floorDiv(dict[idx[p + i]], unit);
-                if ((seconds & ~0xFFFFFFFFL) != 0) {
-                    throw new ValueOutOfRange(s + i, TemporalRanges.dateTimeMessage(seconds));
-                }
-                d[s + i] = (int) seconds;
+                d[s + i] = dateTime(dict[idx[p + i]], s + i);
             }
             indexPos = p + n;
         } else {
             ByteBuffer b = plain;
             int at = b.position();
             for (int i = 0; i < n; i++) {
-                long seconds = Math.floorDiv(b.getLong(at + 8 * i), unit);
-                if ((seconds & ~0xFFFFFFFFL) != 0) {
-                    throw new ValueOutOfRange(s + i, TemporalRanges.dateTimeMessage(seconds));
-                }
-                d[s + i] = (int) seconds;
+                d[s + i] = dateTime(b.getLong(at + 8 * i), s + i);
             }
             b.position(at + 8 * n);
         }
         c.setSize(s + n);
     }
 
-    /** One value of a DATE or TIMESTAMP_TO_DATETIME reader, range-checked. */
-    private void appendTemporal(Column c, long raw) {
-        if (kind == Kind.DATE) {
-            if ((raw & 0xFFFFFFFFFFFF0000L) != 0) {
-                throw new ValueOutOfRange(c.size(), TemporalRanges.dateMessage((int) raw));
-            }
-            ((ShortColumn) c).add((short) raw);
-        } else {
-            long seconds = Math.floorDiv(raw, ticksPerSecond);
-            if ((seconds & ~0xFFFFFFFFL) != 0) {
-                throw new ValueOutOfRange(c.size(), TemporalRanges.dateTimeMessage(seconds));
-            }
-            ((IntColumn) c).add((int) seconds);
+    /** {@code days} as a Date, or a {@link ValueOutOfRange} at column position {@code index}. */
+    private static short date(int days, int index) {
+        if (!TemporalRanges.isDate(days)) {
+            throw new ValueOutOfRange(index, TemporalRanges.dateMessage(days));
         }
+        return (short) days;
+    }
+
+    /**
+     * {@code ticks} floored to DateTime seconds, or a {@link ValueOutOfRange} at column position
+     * {@code index}.
+     */
+    private int dateTime(long ticks, int index) {
+        long seconds = Math.floorDiv(ticks, ticksPerSecond);
+        if (!TemporalRanges.isDateTime(seconds)) {
+            throw new ValueOutOfRange(index, TemporalRanges.dateTimeMessage(seconds));
+        }
+        return (int) seconds;
     }
 
     private void appendEach(Column c, int n) {
@@ -728,8 +715,8 @@ final class ParquetFlatPageReader {
                                         dictOffsets[k + 1] - dictOffsets[k]);
                 case INT32_TO_INT16 -> ((ShortColumn) c).add((short) dictInts[k]);
                 case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) dictInts[k]);
-                case DATE -> appendTemporal(c, dictInts[k]);
-                case TIMESTAMP_TO_DATETIME -> appendTemporal(c, dictLongs[k]);
+                case DATE -> ((ShortColumn) c).add(date(dictInts[k], c.size()));
+                case TIMESTAMP_TO_DATETIME -> ((IntColumn) c).add(dateTime(dictLongs[k], c.size()));
                 case ENUM8, ENUM16 -> {
                     int code = dictCodes[k];
                     if (code == NO_CODE) {
@@ -749,8 +736,8 @@ final class ParquetFlatPageReader {
             case DOUBLE -> ((DoubleColumn) c).add(plain.getDouble());
             case INT32_TO_INT16 -> ((ShortColumn) c).add((short) plain.getInt());
             case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) plain.getInt());
-            case DATE -> appendTemporal(c, plain.getInt());
-            case TIMESTAMP_TO_DATETIME -> appendTemporal(c, plain.getLong());
+            case DATE -> ((ShortColumn) c).add(date(plain.getInt(), c.size()));
+            case TIMESTAMP_TO_DATETIME -> ((IntColumn) c).add(dateTime(plain.getLong(), c.size()));
             case BINARY -> {
                 int len = plain.getInt();
                 StringColumn sc = (StringColumn) c;

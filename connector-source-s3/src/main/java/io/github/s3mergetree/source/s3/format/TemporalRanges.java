@@ -11,9 +11,19 @@ import java.time.LocalDate;
 final class TemporalRanges {
     private TemporalRanges() {}
 
+    /** Whether {@code days} (since 1970-01-01) is a Date: 0..65535. */
+    static boolean isDate(int days) {
+        return (days & 0xFFFF0000) == 0;
+    }
+
+    /** Whether {@code seconds} (since the epoch) is a DateTime: 0..2^32-1. */
+    static boolean isDateTime(long seconds) {
+        return (seconds & ~0xFFFFFFFFL) == 0;
+    }
+
     /** {@code days} as a Date's UInt16, or an error naming the date. */
     static short date(int days) {
-        if ((days & 0xFFFF0000) != 0) {
+        if (!isDate(days)) {
             throw new IllegalArgumentException(dateMessage(days));
         }
         return (short) days;
@@ -21,7 +31,7 @@ final class TemporalRanges {
 
     /** {@code seconds} as a DateTime's UInt32, or an error naming the time. */
     static int dateTime(long seconds) {
-        if ((seconds & ~0xFFFFFFFFL) != 0) {
+        if (!isDateTime(seconds)) {
             throw new IllegalArgumentException(dateTimeMessage(seconds));
         }
         return (int) seconds;

@@ -124,11 +124,7 @@ class ParquetBulkDecodingTest {
                             g.add("sec3", nanos(i));
                         }));
         ParquetBlockFormat format = new ParquetBlockFormat(TargetSchema.parse(TARGET));
-        Configuration conf = new Configuration();
-        conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 7000);
-        try (FormatTesting t =
-                new FormatTesting(
-                        ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf)) {
+        try (FormatTesting t = formatTesting()) {
             // chunks whose encodings allow bulk decoding: all of them in v1 files (v2 files
             // fall back from dictionaries to DELTA encodings)
             long plainOrDictionary = 0;
@@ -202,11 +198,7 @@ class ParquetBulkDecodingTest {
                             }
                         }));
         ParquetBlockFormat format = new ParquetBlockFormat(TargetSchema.parse(target));
-        Configuration conf = new Configuration();
-        conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 7000);
-        try (FormatTesting t =
-                new FormatTesting(
-                        ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf)) {
+        try (FormatTesting t = formatTesting()) {
             long before = ParquetColumnDecoder.BULK_CHUNKS.get();
             String bulk = failure(() -> t.readAll(format, t.wholeSplit("bad.parquet")));
             assertThat(ParquetColumnDecoder.BULK_CHUNKS.get()).isGreaterThan(before);
@@ -217,6 +209,14 @@ class ParquetBulkDecodingTest {
                     .contains(expected)
                     .isEqualTo(slow);
         }
+    }
+
+    /** Reads the files of {@link #dir} in blocks of at most 7,000 rows. */
+    private FormatTesting formatTesting() {
+        Configuration conf = new Configuration();
+        conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 7000);
+        return new FormatTesting(
+                ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
     }
 
     static Stream<Arguments> outOfRange() {
