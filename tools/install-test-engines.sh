@@ -3,7 +3,8 @@
 #  - chDB (npm package `chdb`, ClickHouse 26.x) into tools/chdb/node_modules;
 #  - ClickHouse 18.16 (Debian package `clickhouse-server`), the old judge of the portable profile;
 #  - pyarrow, pandas and duckdb (pip, pinned in tools/realworld/requirements.txt) into the venv
-#    tools/pyenv: the writers of the real-world file suite (tools/realworld/generate.py).
+#    tools/pyenv: the writers of the real-world file suite (tools/realworld/generate.py);
+#  - libdeflate (Debian package `libdeflate0`), opened by the S3 source's native gzip path.
 # Idempotent and quick when both are present. Called by the Maven build before tests and by .ci/run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,6 +27,20 @@ if ! command -v clickhouse-server >/dev/null && ! [ -x /usr/bin/clickhouse ]; th
     rm -f /usr/sbin/policy-rc.d
   else
     echo "install-test-engines: clickhouse-server (18.16) is missing and cannot be installed without root + apt-get" >&2
+    exit 1
+  fi
+fi
+
+# libdeflate (Debian's libdeflate0), which the S3 source's native gzip path opens at run time; its
+# tests assert that the binding loads on Linux x86-64 (without it, gzip falls back to the JDK).
+if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] && ! ldconfig -p 2>/dev/null | grep -q 'libdeflate\.so\.0'; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "install-test-engines: installing Debian's libdeflate0" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends libdeflate0 >/dev/null
+  else
+    echo "install-test-engines: libdeflate0 is missing and cannot be installed without root + apt-get" >&2
     exit 1
   fi
 fi

@@ -4,6 +4,7 @@ import com.github.luben.zstd.ZstdInputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
@@ -90,6 +91,47 @@ public enum Compression {
             throw DecompressingInputStream.corrupt(this, object, counted, e);
         }
         return new DecompressingInputStream(d, this, object, counted);
+    }
+
+    /**
+     * Like {@link #decompress(InputStream, String)} for an object of {@code size} bytes: a gzip
+     * object within {@link NativeGzip}'s limits is read whole and decompressed by libdeflate where
+     * libdeflate accepts the stream exactly; anything else (and every other codec) takes the
+     * streaming path, over the same bytes, with the same results and errors.
+     */
+    public InputStream decompress(InputStream compressed, String object, long size)
+            throws IOException {
+        if (this != GZIP
+                || !NativeGzip.available()
+                || size <= 0
+                || size > NativeGzip.MAX_COMPRESSED) {
+            return decompress(compressed, object);
+        }
+        ByteBuffer in = NativeGzip.take((int) size);
+        int n = 0;
+        try (InputStream c = compressed) { // a failed download fails here, as it is
+            byte[] chunk = new byte[(int) Math.min(size, 256 * 1024)];
+            for (int k;
+                    n < size
+                            && (k = c.read(chunk, 0, (int) Math.min(chunk.length, size - n)))
+                                    > 0; ) {
+                in.put(n, chunk, 0, k);
+                n += k;
+            }
+        } catch (IOException | RuntimeException e) {
+            NativeGzip.give(in);
+            throw e;
+        }
+        NativeGzip.Output out = NativeGzip.decompress(in, n);
+        if (out == null) { // the JDK decides: its data, errors and lenience, as before
+            return decompress(new PooledBytesInputStream(in, n), object);
+        }
+        NativeGzip.give(in);
+        return new DecompressingInputStream(
+                new PooledBytesInputStream(out.bytes(), out.length()),
+                this,
+                object,
+                new CountingInputStream(InputStream.nullInputStream()));
     }
 
     /** Wraps {@code in} with this decompression. */

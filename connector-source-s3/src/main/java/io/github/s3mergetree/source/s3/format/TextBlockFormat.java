@@ -194,7 +194,9 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
                     throw new ObjectFormatException(
                             object + ": a compressed object cannot be read in byte ranges");
                 }
-                input = compression.decompress(ctx.open(split, 0, split.objectSize()), object);
+                input =
+                        compression.decompress(
+                                ctx.open(split, 0, split.objectSize()), object, split.objectSize());
                 decompressed = (DecompressingInputStream) input;
                 parser.startAtObjectStart(new TextCursor(input, 0, 1));
                 long skip = started ? split.recordsToSkip() : 0;

@@ -1,0 +1,227 @@
+package io.github.s3mergetree.source.s3.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * libdeflate's whole-object gzip path ({@link NativeGzip}) against the JDK's {@code
+ * GZIPInputStream}, the reference: on every stream it accepts it yields the JDK's bytes, and every
+ * stream it rejects goes to the JDK (so errors and lenience stay the JDK's).
+ */
+class NativeGzipTest {
+
+    @Test
+    void theBindingLoadsOnLinuxX86() {
+        // the build compiles it there and tools/install-test-engines.sh installs libdeflate0: a
+        // missing binding would silently turn every test below into a test of the JDK alone
+        String arch = System.getProperty("os.arch");
+        if (System.getProperty("os.name").startsWith("Linux")
+                && (arch.equals("amd64") || arch.equals("x86_64"))) {
+            assertThat(NativeGzip.available()).isTrue();
+        }
+    }
+
+    @Test
+    void wellFormedStreamsDecompressAsTheJdkDoes() throws IOException {
+        Random random = new Random(20261206);
+        for (int round = 0; round < 200; round++) {
+            byte[] plain = text(random, random.nextInt(round < 20 ? 64 : 3_000_000));
+            int members = 1 + (round % 4 == 0 ? random.nextInt(4) : 0);
+            byte[] gz = gzipMembers(plain, members, random);
+            NativeGzip.Output out = decompress(gz);
+            assertThat(out)
+                    .as("round %d: %d bytes in %d members", round, plain.length, members)
+                    .isNotNull();
+            assertThat(bytes(out)).isEqualTo(jdk(gz));
+            assertThat(out.length()).isEqualTo(plain.length);
+            NativeGzip.give(out.bytes());
+        }
+    }
+
+    @Test
+    void anOutputLargerThanTheTrailerSaysGrowsTheBuffer() throws IOException {
+        // two members: the trailer's ISIZE is the last member's, far below the whole output
+        Random random = new Random(7);
+        byte[] big = text(random, 8_000_000);
+        byte[] gz = concat(gzip(big, Deflater.BEST_SPEED), gzip("x\n".getBytes(), 6));
+        NativeGzip.Output out = decompress(gz);
+        assertThat(out).isNotNull();
+        assertThat(bytes(out)).isEqualTo(jdk(gz));
+    }
+
+    @Test
+    void damagedStreamsAreLeftToTheJdkOrDecompressExactlyAsItDoes() throws IOException {
+        Random random = new Random(99);
+        int rejected = 0;
+        for (int round = 0; round < 300; round++) {
+            byte[] gz =
+                    gzipMembers(text(random, 1 + random.nextInt(200_000)), 1 + round % 2, random);
+            byte[] bad;
+            switch (round % 4) {
+                case 0 -> bad = Arrays.copyOf(gz, random.nextInt(gz.length)); // truncated
+                case 1 -> { // bytes flipped somewhere (data, CRC, ISIZE or header)
+                    bad = gz.clone();
+                    int at = random.nextInt(bad.length);
+                    bad[at] ^= (byte) (1 + random.nextInt(255));
+                }
+                case 2 -> bad = concat(gz, text(random, 1 + random.nextInt(40))); // trailing bytes
+                default -> bad = concat(gz, new byte[1 + random.nextInt(16)]); // zero padding
+            }
+            NativeGzip.Output out = decompress(bad);
+            if (out == null) {
+                rejected++;
+                continue;
+            }
+            // accepted: the JDK must accept it too, with the same bytes
+            assertThat(bytes(out)).as("round %d", round).isEqualTo(jdk(bad));
+            NativeGzip.give(out.bytes());
+        }
+        assertThat(rejected).isGreaterThan(150); // truncation, padding and garbage are rejected
+        assertThat(decompress(new byte[0])).isNull();
+    }
+
+    @Test
+    void compressionReadsAWholeObjectNativelyWithTheStreamingPathsResultsAndErrors()
+            throws IOException {
+        Random random = new Random(3);
+        byte[] plain = text(random, 500_000);
+        byte[] gz = gzip(plain, 6);
+        try (InputStream in =
+                Compression.GZIP.decompress(
+                        new ByteArrayInputStream(gz), "s3://b/k.gz", gz.length)) {
+            assertThat(in.readAllBytes()).isEqualTo(plain);
+        }
+        byte[] cut = Arrays.copyOf(gz, gz.length / 2);
+        String streaming = failure(Compression.GZIP.decompress(new ByteArrayInputStream(cut), "o"));
+        String whole =
+                failure(
+                        Compression.GZIP.decompress(
+                                new ByteArrayInputStream(cut), "o", cut.length));
+        assertThat(whole)
+                .startsWith("corrupt gzip data in object o at compressed offset ")
+                .isEqualTo(streaming);
+        // a failed download surfaces as itself
+        IOException download = new IOException("connection reset");
+        InputStream failing =
+                new InputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        throw download;
+                    }
+                };
+        assertThatThrownBy(() -> Compression.GZIP.decompress(failing, "o", 100)).isSameAs(download);
+    }
+
+    @Test
+    void buffersAreReusedForObjectsOfAboutTheSameSize() {
+        NativeGzip.clearPool(); // of the other tests' buffers
+        ByteBuffer first = NativeGzip.take(90_000_000);
+        assertThat(first.capacity()).isBetween(90_000_000, 90_000_000 / 8 * 9 + 1);
+        NativeGzip.give(first);
+        // a slightly larger object of the same size class gets the same buffer back
+        assertThat(NativeGzip.take(90_500_000)).isSameAs(first);
+        NativeGzip.give(first);
+        // a far smaller request does not take it (an input must not take an output's buffer)
+        assertThat(NativeGzip.take(20_000_000)).isNotSameAs(first);
+        assertThat(NativeGzip.take(90_000_000)).isSameAs(first);
+        assertThat(NativeGzip.sizeClass(1)).isEqualTo(65_536);
+        for (int size : new int[] {65_536, 65_537, 1 << 20, (1 << 20) + 1, 300_000_000}) {
+            assertThat(NativeGzip.sizeClass(size)).isBetween((long) size, size + size / 8L + 1);
+        }
+    }
+
+    /** NativeGzip.decompress of {@code gz} copied into a pooled direct buffer. */
+    private static NativeGzip.Output decompress(byte[] gz) {
+        ByteBuffer in = NativeGzip.take(gz.length);
+        in.put(0, gz);
+        NativeGzip.Output out = NativeGzip.decompress(in, gz.length);
+        NativeGzip.give(in);
+        return out;
+    }
+
+    private static byte[] bytes(NativeGzip.Output out) {
+        byte[] b = new byte[out.length()];
+        out.bytes().get(0, b);
+        return b;
+    }
+
+    private static String failure(InputStream in) {
+        try (in) {
+            in.readAllBytes();
+            return "no failure";
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** CSV-like lines: compressible as real text is, with a random tail now and then. */
+    private static byte[] text(Random random, int size) {
+        StringBuilder sb = new StringBuilder(size + 64);
+        while (sb.length() < size) {
+            sb.append(random.nextInt(1_000_000))
+                    .append(",\"title ")
+                    .append(random.nextInt(500))
+                    .append("\",2026-12-0")
+                    .append(1 + random.nextInt(9))
+                    .append('\n');
+            if (random.nextInt(50) == 0) {
+                for (int i = 0; i < 30; i++) {
+                    sb.append((char) ('!' + random.nextInt(90)));
+                }
+            }
+        }
+        return sb.substring(0, size).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] gzipMembers(byte[] plain, int members, Random random) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int from = 0;
+        for (int m = 0; m < members; m++) {
+            int to =
+                    m == members - 1
+                            ? plain.length
+                            : from + random.nextInt(plain.length - from + 1);
+            out.write(gzip(Arrays.copyOfRange(plain, from, to), random.nextInt(10)));
+            from = to;
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] gzip(byte[] plain, int level) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz =
+                new GZIPOutputStream(out, 8192) {
+                    {
+                        def.setLevel(level);
+                    }
+                }) {
+            gz.write(plain);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
+    private static byte[] jdk(byte[] gz) throws IOException {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz), 64 * 1024)) {
+            return in.readAllBytes();
+        }
+    }
+}
