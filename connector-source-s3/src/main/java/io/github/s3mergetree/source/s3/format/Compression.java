@@ -111,10 +111,11 @@ public enum Compression {
         int n = 0;
         try (InputStream c = compressed) { // a failed download fails here, as it is
             byte[] chunk = new byte[(int) Math.min(size, 256 * 1024)];
-            for (int k;
-                    n < size
-                            && (k = c.read(chunk, 0, (int) Math.min(chunk.length, size - n)))
-                                    > 0; ) {
+            while (n < size) {
+                int k = c.read(chunk, 0, (int) Math.min(chunk.length, size - n));
+                if (k <= 0) {
+                    break; // a short object: the JDK reports the truncation below
+                }
                 in.put(n, chunk, 0, k);
                 n += k;
             }

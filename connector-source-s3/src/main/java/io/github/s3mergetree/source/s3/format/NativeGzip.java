@@ -3,6 +3,7 @@ package io.github.s3mergetree.source.s3.format;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whole-object gzip decompression by libdeflate (through a small JNI binding, {@code
- * src/main/native/s3mt_gzip.c}), about 2.5× the speed of the JDK's zlib inflater on text objects:
+ * src/main/native/s3mt_gzip.c}), about 2.4× the speed of the JDK's zlib inflater on text objects:
  * the largest share of a CSV.gz ingest's CPU after parsing. libdeflate decompresses a whole member
  * in one call, so an object is read into memory first; objects above {@link #MAX_COMPRESSED}
  * compressed bytes, and any stream libdeflate does not accept exactly (a corrupt or truncated
@@ -23,8 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Where the binding or {@code libdeflate.so.0} is not there (another OS or architecture, no
  * libdeflate package), {@link #available()} is false and every object takes the JDK's path. Buffers
- * are pooled ({@link #take}, {@link #give}) so that objects of one ingest reuse the same arrays
- * instead of growing the heap.
+ * are direct (off the Java heap: the native call pins nothing, so collections are not held up while
+ * an object decompresses) and pooled ({@link #take}, {@link #give}; sizes rounded as {@link
+ * DownloadBuffers} rounds its arrays), so the objects of an ingest reuse the same memory instead of
+ * touching new pages.
  */
 final class NativeGzip {
     private static final Logger LOG = LoggerFactory.getLogger(NativeGzip.class);
@@ -97,8 +100,8 @@ final class NativeGzip {
 
     /**
      * A pooled buffer of at least {@code size} bytes and at most twice that (the pool's smallest
-     * that fits), else a new one rounded up to the next eighth of a power of two (at most 12.5 %
-     * more), so that objects of about the same size reuse the same buffers.
+     * that fits), else a new one rounded up as {@link DownloadBuffers#roundUp} does, so that
+     * objects of about the same size reuse the same buffers.
      */
     static ByteBuffer take(int size) {
         synchronized (POOL) {
@@ -117,17 +120,8 @@ final class NativeGzip {
             }
         }
         // little-endian: ISIZE is read with getInt
-        return ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE - 16, sizeClass(size)))
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    }
-
-    /** {@code size} rounded up to the next multiple of an eighth of its power of two. */
-    static long sizeClass(int size) {
-        if (size <= 1 << 16) {
-            return 1 << 16;
-        }
-        long step = Long.highestOneBit(size) >> 3;
-        return (size + step - 1) / step * step;
+        return ByteBuffer.allocateDirect(DownloadBuffers.roundUp(size))
+                .order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
