@@ -31,7 +31,10 @@
 #
 # Environment (defaults): DATASET=posts, FILES=24 ROWS=100000 (objects and rows per object), SCALE=1,
 # ROUNDS=2, PARALLELISMS="2 1", ORDER=alternate, SETTINGS="" (extra `--setting name=value` pairs for ours,
-# space separated), CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), JAVA_OPTS="" (ours, e.g. -Xmx4g),
+# space separated), CHDB_SETTINGS="" (SETTINGS clause of chDB's INSERT), CHDB_MERGES=exit (chDB's process exits
+# right after its INSERT, cancelling the background merges it would still run; settle: it waits until no merge has
+# run and no part changed for 25 s (tools/bench/chdb-ingest-settle.js), the end state of our default
+# merges_at_end_of_input = settle, so both sides pay for the merges; the wait is idle, wall-clock only), JAVA_OPTS="" (ours, e.g. -Xmx4g),
 # PROFILE=1 (JFR of the first p=2 run into $OUT/ingest-p2.jfr), ASYNC_PROFILER=<path of libasyncProfiler.so>
 # (async-profiler of the first run of ours at p=PROFILE_P, default 2, every thread, collapsed stacks into
 # $OUT/ingest-p<P>.collapsed; PROFILE_EVENT=cpu, PROFILE_INTERVAL=1ms; tools/bench/profile-summary.py reads it), CDS=1 (ours and base run, as ./s3-mergetree
@@ -77,6 +80,11 @@ SETTINGS="${SETTINGS:-}"; CHDB_SETTINGS="${CHDB_SETTINGS:-}"; JAVA_OPTS="${JAVA_
 COMMAND_JVM_OPTS="${COMMAND_JVM_OPTS-$(grep -v '^#' tools/s3-mergetree-jvm.options | xargs)}"
 DATA="${DATA:-/tmp/ingest-bench-data}"; OUT="${OUT:-/tmp/ingest-bench-out}"
 SHARED="${SHARED:-$root/../shared/tools}"; [ -d "$SHARED" ] || SHARED=/work/shared/tools
+case "${CHDB_MERGES:-exit}" in  # chDB exits after its INSERT (cancelling its merges), or lets them settle first
+  exit) CHDB_SCRIPT="$SHARED/chdb-ingest.js" ;;
+  settle) CHDB_SCRIPT="$root/tools/bench/chdb-ingest-settle.js" ;;
+  *) echo "CHDB_MERGES must be exit or settle, not '$CHDB_MERGES'" >&2; exit 2 ;;
+esac
 export CHDB_MODULE="${CHDB_MODULE:-$root/tools/chdb/node_modules/chdb}"
 KEY=benchkey; SECRET=benchsecret
 case "$DATASET" in  # DDL, key prefix, object extension, format (ClickHouse name, for both sides)
@@ -195,7 +203,7 @@ emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 run_chdb() {  # round
   local l; l=$(load)
   local t0 t1 j; t0=$(date +%s.%N)
-  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$SHARED/chdb-ingest.js" "$DDL" \
+  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$CHDB_SCRIPT" "$DDL" \
       "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" &
   local run_pid=$!
   # chDB's CPU by thread name (ClickHouse names its threads by pool and stage), every 0.5 s, from /proc
@@ -209,7 +217,7 @@ run_chdb() {  # round
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, l, w, t, le, ds] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
     console.log([r, "chdb", "-", l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s, j.mb_per_s_uncompressed,
-      Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, "-", process.argv[8], j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET" \
+      Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, j.merges ?? "-", process.argv[8], j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET" \
     "$(cat "$OUT/chdb-r$1.threads.txt" 2>/dev/null || echo -)")"
 }
 
