@@ -96,8 +96,9 @@ public enum Compression {
     /**
      * Like {@link #decompress(InputStream, String)} for an object of {@code size} bytes: a gzip
      * object within {@link NativeGzip}'s limits is read whole and decompressed by libdeflate where
-     * libdeflate accepts the stream exactly; anything else (and every other codec) takes the
-     * streaming path, over the same bytes, with the same results and errors.
+     * libdeflate accepts the stream exactly and the JVM's direct memory can spare its buffers;
+     * anything else (and every other codec) takes the streaming path, over the same bytes, with the
+     * same results and errors.
      */
     public InputStream decompress(InputStream compressed, String object, long size)
             throws IOException {
@@ -108,6 +109,9 @@ public enum Compression {
             return decompress(compressed, object);
         }
         ByteBuffer in = NativeGzip.take((int) size);
+        if (in == null) { // no direct memory to spare: the JDK streams it
+            return decompress(compressed, object);
+        }
         int n = 0;
         try (InputStream c = compressed) { // a failed download fails here, as it is
             byte[] chunk = new byte[(int) Math.min(size, 256 * 1024)];

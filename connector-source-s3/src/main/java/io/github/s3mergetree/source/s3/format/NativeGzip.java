@@ -1,7 +1,10 @@
 package io.github.s3mergetree.source.s3.format;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -10,6 +13,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +33,13 @@ import org.slf4j.LoggerFactory;
  * an object decompresses) and pooled ({@link #take}, {@link #give}; sizes rounded as {@link
  * DownloadBuffers} rounds its arrays), so the objects of an ingest reuse the same memory instead of
  * touching new pages.
+ *
+ * <p>Direct memory is limited by the JVM ({@code -XX:MaxDirectMemorySize}; a Flink TaskManager sets
+ * it to its framework and task off-heap plus network memory, so the network buffers already hold
+ * most of it). A buffer is taken only while a quarter of that limit stays free beside it; otherwise
+ * (and if the JVM refuses it all the same) the object is decompressed by the JDK, with a warning
+ * once per JVM that names the setting that makes room ({@code
+ * taskmanager.memory.task.off-heap.size}). The pool keeps at most a quarter of the limit.
  */
 final class NativeGzip {
     private static final Logger LOG = LoggerFactory.getLogger(NativeGzip.class);
@@ -41,8 +53,15 @@ final class NativeGzip {
     /** DEFLATE's largest expansion (a stream of 258-byte matches) bounds a trailer's claim. */
     private static final long MAX_RATIO = 1032;
 
+    /** The JVM's direct memory limit ({@code -XX:MaxDirectMemorySize}, by default the heap's). */
+    private static final long DIRECT_LIMIT = directMemoryLimit();
+
     /** The pool keeps at most this many bytes of buffers not in use. */
-    private static final long POOLED_BYTES = 256L << 20;
+    private static final long POOLED_BYTES = Math.min(256L << 20, DIRECT_LIMIT / 4);
+
+    private static final BufferPoolMXBean DIRECT_POOL = directBufferPool();
+    private static final AtomicBoolean TOLD_ABOUT_DIRECT_MEMORY = new AtomicBoolean();
+    private static final AtomicLong REFUSALS = new AtomicLong();
 
     private static final List<ByteBuffer> POOL = new ArrayList<>();
     private static final boolean AVAILABLE = load();
@@ -76,12 +95,19 @@ final class NativeGzip {
         // a trailer below the compressed size is not the whole output (several members): guess
         ByteBuffer out =
                 take((int) (hint >= length ? hint + 64 : Math.min(MAX_DECOMPRESSED, 4L * length)));
+        if (out == null) {
+            return null; // no direct memory to spare: the JDK streams it
+        }
         int pos = 0;
         int written = 0;
         while (pos < length) {
             long r = member(in, pos, length - pos, out, written, out.capacity() - written);
             if (r == -3 && out.capacity() < MAX_DECOMPRESSED) { // insufficient space: grow
                 ByteBuffer bigger = take((int) Math.min(MAX_DECOMPRESSED, 2L * out.capacity()));
+                if (bigger == null) {
+                    give(out);
+                    return null;
+                }
                 bigger.put(0, out, 0, written);
                 give(out);
                 out = bigger;
@@ -101,7 +127,8 @@ final class NativeGzip {
     /**
      * A pooled buffer of at least {@code size} bytes and at most twice that (the pool's smallest
      * that fits), else a new one rounded up as {@link DownloadBuffers#roundUp} does, so that
-     * objects of about the same size reuse the same buffers.
+     * objects of about the same size reuse the same buffers; or null when the JVM's direct memory
+     * cannot spare a new one (see the class comment).
      */
     static ByteBuffer take(int size) {
         synchronized (POOL) {
@@ -119,9 +146,48 @@ final class NativeGzip {
                 return POOL.remove(best);
             }
         }
-        // little-endian: ISIZE is read with getInt
-        return ByteBuffer.allocateDirect(DownloadBuffers.roundUp(size))
-                .order(ByteOrder.LITTLE_ENDIAN);
+        int capacity = DownloadBuffers.roundUp(size);
+        long used = DIRECT_POOL == null ? 0 : DIRECT_POOL.getMemoryUsed();
+        if (!leavesAQuarterFree(capacity, used, DIRECT_LIMIT)) {
+            refused(capacity, used);
+            return null;
+        }
+        try {
+            // little-endian: ISIZE is read with getInt
+            return ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+        } catch (OutOfMemoryError e) { // refused before anything was allocated
+            refused(capacity, DIRECT_POOL == null ? used : DIRECT_POOL.getMemoryUsed());
+            return null;
+        }
+    }
+
+    /**
+     * Whether a new buffer of {@code size} bytes, beside {@code used} bytes of direct memory,
+     * leaves a quarter of the JVM's {@code limit} free (for its network buffers, Netty and the
+     * like).
+     */
+    static boolean leavesAQuarterFree(long size, long used, long limit) {
+        return used + size <= limit - limit / 4;
+    }
+
+    /** How many buffers the JVM's direct memory could not spare (tests). */
+    static long refusals() {
+        return REFUSALS.get();
+    }
+
+    private static void refused(long size, long used) {
+        REFUSALS.incrementAndGet();
+        if (TOLD_ABOUT_DIRECT_MEMORY.compareAndSet(false, true)) {
+            LOG.warn(
+                    "A gzip object is decompressed by the JDK instead of libdeflate (slower): the"
+                            + " JVM's direct memory (limit {} MiB, {} MiB in use) cannot spare a"
+                            + " {}-MiB buffer and a quarter of the limit. On a Flink TaskManager"
+                            + " taskmanager.memory.task.off-heap.size adds to the limit (e.g."
+                            + " 512m). Said once per JVM.",
+                    DIRECT_LIMIT >> 20,
+                    used >> 20,
+                    Math.max(1, size >> 20));
+        }
     }
 
     /**
@@ -155,6 +221,27 @@ final class NativeGzip {
         synchronized (POOL) {
             POOL.clear();
         }
+    }
+
+    private static long directMemoryLimit() {
+        long heap = Runtime.getRuntime().maxMemory();
+        try {
+            HotSpotDiagnosticMXBean vm =
+                    ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            long limit = Long.parseLong(vm.getVMOption("MaxDirectMemorySize").getValue());
+            return limit > 0 ? limit : heap; // 0: not set, the JDK then allows the heap's maximum
+        } catch (RuntimeException | LinkageError e) { // not HotSpot: assume the JDK's default
+            return heap;
+        }
+    }
+
+    private static BufferPoolMXBean directBufferPool() {
+        for (BufferPoolMXBean b : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+            if (b.getName().equals("direct")) {
+                return b;
+            }
+        }
+        return null;
     }
 
     private static boolean load() {

@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -137,6 +139,89 @@ class NativeGzipTest {
         // a far smaller request does not take it (an input must not take an output's buffer)
         assertThat(NativeGzip.take(20_000_000)).isNotSameAs(first);
         assertThat(NativeGzip.take(90_000_000)).isSameAs(first);
+    }
+
+    @Test
+    void aBufferIsTakenOnlyWhileAQuarterOfTheDirectMemoryLimitStaysFree() {
+        long mib = 1 << 20;
+        // a Flink TaskManager: 128m framework off-heap + 158m network, the network buffers in use
+        assertThat(NativeGzip.leavesAQuarterFree(24 * mib, 160 * mib, 286 * mib)).isTrue();
+        assertThat(NativeGzip.leavesAQuarterFree(150 * mib, 160 * mib, 286 * mib)).isFalse();
+        assertThat(NativeGzip.leavesAQuarterFree(54 * mib, 160 * mib, 286 * mib)).isTrue();
+        assertThat(NativeGzip.leavesAQuarterFree(55 * mib, 160 * mib, 286 * mib)).isFalse();
+        // the same TaskManager with taskmanager.memory.task.off-heap.size: 512m
+        assertThat(NativeGzip.leavesAQuarterFree(150 * mib, 160 * mib, 798 * mib)).isTrue();
+    }
+
+    /**
+     * Run in a child JVM with {@code -XX:MaxDirectMemorySize=64m} (less direct memory than a Flink
+     * TaskManager leaves a task): decompresses a small and a large gzip object through {@link
+     * Compression#decompress(InputStream, String, long)} and prints what happened.
+     */
+    public static void main(String[] args) throws IOException {
+        Random random = new Random(64);
+        byte[] small = text(random, 1_000_000);
+        System.out.println("small " + roundTrip(small) + " refusals=" + NativeGzip.refusals());
+        byte[] large = repetitiveText(random, 120_000_000); // ~10 MB of gzip
+        System.out.println("large " + roundTrip(large) + " refusals=" + NativeGzip.refusals());
+    }
+
+    private static String roundTrip(byte[] plain) throws IOException {
+        byte[] gz = gzip(plain, Deflater.BEST_SPEED);
+        if (gz.length > NativeGzip.MAX_COMPRESSED) {
+            return "too large for the native path (" + gz.length + " bytes)";
+        }
+        try (InputStream in =
+                Compression.GZIP.decompress(new ByteArrayInputStream(gz), "o.csv.gz", gz.length)) {
+            return Arrays.equals(in.readAllBytes(), plain) ? "equal" : "DIFFERENT";
+        } catch (Throwable e) {
+            return "FAILED " + e;
+        }
+    }
+
+    @Test
+    void aJvmWithLittleDirectMemoryDecompressesLargeObjectsByTheJdk() throws Exception {
+        // before: OutOfMemoryError "Cannot reserve ... bytes of direct buffer memory"
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p =
+                new ProcessBuilder(
+                                java,
+                                "-XX:MaxDirectMemorySize=64m",
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                NativeGzipTest.class.getName())
+                        .redirectErrorStream(true)
+                        .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).as(out).contains("small equal refusals=0");
+        if (NativeGzip.available()) {
+            // the large object's output buffer did not fit: the JDK decompressed it, said once
+            assertThat(out)
+                    .as(out)
+                    .containsPattern("large equal refusals=[1-9]")
+                    .containsOnlyOnce("taskmanager.memory.task.off-heap.size");
+        } else {
+            assertThat(out).as(out).contains("large equal refusals=0");
+        }
+    }
+
+    /** Lines of a few words drawn from a small vocabulary: compresses ~10x, like log lines. */
+    private static byte[] repetitiveText(Random random, int size) {
+        String[] words = {"GET", "/index.html", "200", "POST", "/api/v1/items", "404", "user"};
+        ByteArrayOutputStream b = new ByteArrayOutputStream(size + 64);
+        while (b.size() < size) {
+            String line =
+                    words[random.nextInt(words.length)]
+                            + ' '
+                            + words[random.nextInt(words.length)]
+                            + ' '
+                            + random.nextInt(1000)
+                            + '\n';
+            b.writeBytes(line.getBytes(StandardCharsets.US_ASCII));
+        }
+        return Arrays.copyOf(b.toByteArray(), size);
     }
 
     /** NativeGzip.decompress of {@code gz} copied into a pooled direct buffer. */
