@@ -31,6 +31,17 @@ final class Ingest {
     /** As {@link #posts(String, Path, String, FlinkStandaloneCluster)}, any table path. */
     static Ingest posts(
             String source, String tablePath, String s3Endpoint, FlinkStandaloneCluster c) {
+        return of(source, "Parquet", Posts.ddlFile(), tablePath, s3Endpoint, c);
+    }
+
+    /** {@code format} objects (a ClickHouse format name) into the table {@code ddlFile} creates. */
+    static Ingest of(
+            String source,
+            String format,
+            Path ddlFile,
+            String tablePath,
+            String s3Endpoint,
+            FlinkStandaloneCluster c) {
         Ingest i = new Ingest();
         i.args.addAll(
                 List.of(
@@ -38,9 +49,9 @@ final class Ingest {
                         "--source",
                         source,
                         "--format",
-                        "Parquet",
+                        format,
                         "--table-ddl-file",
-                        Posts.ddlFile().toString(),
+                        ddlFile.toString(),
                         "--table-path",
                         tablePath,
                         "--s3-endpoint",

@@ -1,0 +1,174 @@
+package io.github.s3mergetree.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.testing.ChDb;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * CSV.gz objects on the standalone Flink cluster, whose TaskManagers run with the direct memory
+ * limit Flink gives them ({@code -XX:MaxDirectMemorySize} = framework + task off-heap + network
+ * memory, 211 MiB here). One object decompresses to ~215 MB: more than that limit, so its output
+ * does not fit a direct buffer for libdeflate and the JDK decompresses it (a warning once in the
+ * TaskManager's log); before, the job failed with "OutOfMemoryError: Cannot reserve … bytes of
+ * direct buffer memory". A small object beside it still fits. The table equals ClickHouse's own
+ * ingestion of the same objects and passes {@code CHECK TABLE}.
+ */
+@ExtendWith({PackagedBuild.class, FlinkClusterExtension.class})
+class GzipCsvOnClusterE2ECase {
+    static final String DDL =
+            "CREATE TABLE logs (ts DateTime, n UInt32, path String, agent String, status UInt16)"
+                    + " ENGINE = MergeTree ORDER BY (ts, n)";
+    static final int LARGE_ROWS = 1_150_000; // ~215 MB of CSV, ~7 MB of gzip
+    static final int SMALL_ROWS = 10_000;
+
+    private static final String[] PATHS = {
+        "/index.html", "/api/v1/items", "/api/v1/items/42", "/login", "/static/app.js", "/search"
+    };
+    private static final String[] AGENTS = {
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0"
+                + " Safari/537.36 monitoring-probe/1.0 (+https://example.invalid/probe)",
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+                + " Version/17.4 Safari/605.1.15 corporate-proxy/2.3 build 2024-04-01",
+        "curl/8.5.0 batch-exporter/3.1.4 (linux; amd64; go1.22.2) request-id-propagation enabled"
+                + " retry-policy=exponential max-attempts=5",
+        "python-requests/2.31.0 data-pipeline-client/0.9.7 (CPython 3.12.2; Debian 12)"
+                + " connection-pool=10 keep-alive=true compression=gzip"
+    };
+    private static final int[] STATUSES = {200, 200, 200, 304, 404, 500};
+
+    @Test
+    void aGzipObjectLargerThanTheTaskManagersDirectMemoryIsIngested(FlinkStandaloneCluster cluster)
+            throws IOException {
+        Path dir = E2E.newDir("gzip-csv");
+        Path large = csvGz(dir.resolve("large.csv.gz"), 0, LARGE_ROWS);
+        Path small = csvGz(dir.resolve("small.csv.gz"), LARGE_ROWS, SMALL_ROWS);
+        Path ddlFile = dir.resolve("logs.sql");
+        Files.writeString(ddlFile, DDL);
+        try (S3ServerProcess s3 = S3ServerProcess.start(dir.resolve("s3"), dir)) {
+            s3.createBucket("logs");
+            s3.upload("logs", "in/large.csv.gz", large);
+            s3.upload("logs", "in/small.csv.gz", small);
+            Path table = dir.resolve("table");
+            ManagedProcess ingest =
+                    Ingest.of(
+                                    "s3://logs/in/*.csv.gz",
+                                    "CSVWithNames",
+                                    ddlFile,
+                                    table.toString(),
+                                    s3.endpoint().toString(),
+                                    cluster)
+                            .parallelism(2)
+                            .checkpointInterval("2s")
+                            .start("ingest", dir);
+            int code = ingest.waitFor(Duration.ofMinutes(5));
+            assertThat(code).as("%s\n%s", ingest.describe(), cluster.describe()).isZero();
+            JsonNode summary = IngestCases.summary(ingest);
+            assertThat(summary.path("rows").asLong()).isEqualTo(LARGE_ROWS + SMALL_ROWS);
+
+            // the large object went to the JDK on a TaskManager, said once there
+            String warning = "decompressed by the JDK instead of libdeflate";
+            long warned = 0;
+            try (Stream<Path> logs = Files.list(cluster.logDir())) {
+                for (Path log :
+                        logs.filter(p -> p.getFileName().toString().startsWith("taskmanager-"))
+                                .toList()) {
+                    warned +=
+                            Files.readAllLines(log).stream()
+                                    .filter(l -> l.contains(warning))
+                                    .count();
+                }
+            }
+            assertThat(warned).as(cluster.describe()).isEqualTo(1);
+
+            assertEqualToClickHouse(
+                    table, s3.endpoint() + "/logs/in/*.csv.gz", dir.resolve("chdb"));
+        }
+    }
+
+    /** Writes rows {@code first .. first + rows - 1} as CSVWithNames, gzip-compressed. */
+    private static Path csvGz(Path file, int first, int rows) throws IOException {
+        try (OutputStream out =
+                new BufferedOutputStream(
+                        new GZIPOutputStream(Files.newOutputStream(file), 1 << 16) {
+                            {
+                                def.setLevel(Deflater.BEST_SPEED);
+                            }
+                        },
+                        1 << 16)) {
+            out.write("ts,n,path,agent,status\n".getBytes(StandardCharsets.US_ASCII));
+            StringBuilder line = new StringBuilder(256);
+            for (int i = first; i < first + rows; i++) {
+                int second = i / 10;
+                line.setLength(0);
+                line.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "2024-01-%02d %02d:%02d:%02d",
+                                        1 + second / 86400 % 28,
+                                        second / 3600 % 24,
+                                        second / 60 % 60,
+                                        second % 60))
+                        .append(',')
+                        .append(i)
+                        .append(',')
+                        .append(PATHS[i % PATHS.length])
+                        .append(",\"")
+                        .append(AGENTS[(i / 7) % AGENTS.length])
+                        .append('"')
+                        .append(',')
+                        .append(STATUSES[(i / 3) % STATUSES.length])
+                        .append('\n');
+                out.write(line.toString().getBytes(StandardCharsets.US_ASCII));
+            }
+        }
+        return file;
+    }
+
+    private static void assertEqualToClickHouse(Path table, String s3Url, Path sessionDir) {
+        try (ChDb ch = ChDb.start(sessionDir)) {
+            ch.execute(DDL.replaceFirst("CREATE TABLE logs", "CREATE TABLE expected"));
+            ch.execute(
+                    "INSERT INTO expected SELECT * FROM s3('"
+                            + s3Url
+                            + "', '"
+                            + S3ServerProcess.ACCESS_KEY
+                            + "', '"
+                            + S3ServerProcess.SECRET_KEY
+                            + "', 'CSVWithNames')");
+            ch.execute(DDL);
+            List<ActivePart> parts;
+            try {
+                parts = Judge.activeParts(table);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            assertThat(parts).as("active parts in %s", table).isNotEmpty();
+            for (ActivePart p : parts) {
+                ch.attachPart("logs", table.resolve(p.name().toString()));
+            }
+            ch.assertCheckTablePasses("logs");
+            assertThat(ch.queryLong("SELECT count() FROM expected"))
+                    .isEqualTo(LARGE_ROWS + SMALL_ROWS);
+            assertThat(ch.queryLong("SELECT count() FROM logs")).isEqualTo(LARGE_ROWS + SMALL_ROWS);
+            assertThat(ch.query("SELECT sum(cityHash64(*)) FROM logs"))
+                    .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM expected"));
+        }
+    }
+}
