@@ -290,10 +290,12 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                 case IF_MATCH -> replaceIfMatch(key, target, tmp, condition.etag());
             }
             syncDirectory(target.getParent());
-            return head(key).etag();
-        } finally {
-            Files.deleteIfExists(tmp);
+        } catch (IOException | RuntimeException e) {
+            deleteTemporary(tmp, e);
+            throw e;
         }
+        Files.deleteIfExists(tmp); // the object is in place (IF_ABSENT linked it: a second name)
+        return head(key).etag();
     }
 
     private void replaceIfMatch(String key, Path target, Path tmp, String etag) throws IOException {
@@ -343,8 +345,7 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
         }
     }
 
-    private static Path writeTemporary(Path target, byte[] content, boolean sync)
-            throws IOException {
+    private Path writeTemporary(Path target, byte[] content, boolean sync) throws IOException {
         Path tmp = temporaryFor(target);
         try (FileChannel ch = createNew(tmp)) {
             ByteBuffer b = ByteBuffer.wrap(content);
@@ -355,10 +356,44 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                 ch.force(true);
             }
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(tmp);
+            deleteTemporary(tmp, e);
             throw e;
         }
         return tmp;
+    }
+
+    /**
+     * Deletes a temporary file that did not become an object, and then the directories that leaves
+     * empty: a prefix vanishes with its last key, as on S3, also when its other keys were deleted
+     * while this file was being written (an abandoned part's files removed beside an upload still
+     * running), and is not listed as a common prefix ever after.
+     */
+    private void deleteTemporary(Path tmp) throws IOException {
+        Files.deleteIfExists(tmp);
+        dropEmptiedDirectories(tmp.getParent());
+    }
+
+    /**
+     * As {@link #deleteTemporary(Path)} while {@code failure} is thrown: adds to it, never masks
+     * it.
+     */
+    private void deleteTemporary(Path tmp, Throwable failure) {
+        try {
+            deleteTemporary(tmp);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** Removes {@code dir} and its parents up to the root while they are empty. */
+    private void dropEmptiedDirectories(Path dir) throws IOException {
+        for (Path d = dir; d != null && !d.equals(root) && d.startsWith(root); d = d.getParent()) {
+            try {
+                Files.deleteIfExists(d);
+            } catch (DirectoryNotEmptyException e) {
+                return;
+            }
+        }
     }
 
     private static void moveIntoPlace(Path tmp, Path target) throws IOException {
@@ -403,7 +438,7 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                     try {
                         out.close();
                     } finally {
-                        Files.deleteIfExists(tmp);
+                        deleteTemporary(tmp);
                     }
                 }
             }
@@ -427,7 +462,7 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                     }
                 } catch (IOException | RuntimeException e) {
                     out.close();
-                    Files.deleteIfExists(tmp);
+                    deleteTemporary(tmp, e);
                     throw e;
                 }
             }
@@ -452,8 +487,9 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                 Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
             }
             moveIntoPlace(tmp, target);
-        } finally {
-            Files.deleteIfExists(tmp);
+        } catch (IOException | RuntimeException e) {
+            deleteTemporary(tmp, e); // and the target's directory if this made it for nothing
+            throw e;
         }
     }
 
@@ -463,13 +499,7 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
         Files.deleteIfExists(p);
         Files.deleteIfExists(p.resolveSibling(LOCK_PREFIX + p.getFileName()));
         // drop emptied directories, as S3 prefixes vanish with their last key
-        for (Path dir = p.getParent(); dir != null && !dir.equals(root); dir = dir.getParent()) {
-            try {
-                Files.deleteIfExists(dir);
-            } catch (DirectoryNotEmptyException e) {
-                break;
-            }
-        }
+        dropEmptiedDirectories(p.getParent());
     }
 
     @Override

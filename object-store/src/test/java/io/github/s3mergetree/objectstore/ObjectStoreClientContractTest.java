@@ -161,6 +161,34 @@ class ObjectStoreClientContractTest {
 
     @ParameterizedTest
     @MethodSource("stores")
+    void aPrefixVanishesWithItsLastKeyAlsoBesideAnAbortedUpload(String kind) throws Exception {
+        try (ObjectStoreClient c = client(kind)) {
+            String p = prefix();
+            // a merge abandoned while one of its files is still being uploaded: the files it
+            // wrote are deleted first, the running upload is aborted after (locally this left an
+            // empty part directory, listed as a prefix ever after)
+            ObjectOutput running = c.upload(p + "all_1_2_1/data.bin", false);
+            running.write(bytes("partial"));
+            c.put(p + "all_1_2_1/data.cmrk2", bytes("m"), WriteCondition.NONE);
+            c.deleteAll(List.of(p + "all_1_2_1/data.cmrk2"));
+            running.abort();
+            running.close();
+            // nor does a copy that fails make its target's prefix
+            assertThatThrownBy(() -> c.copy(p + "missing", p + "all_3_3_0/x.bin"))
+                    .isInstanceOf(FileNotFoundException.class);
+            assertThat(c.list(p, "/", null, null, 1000).commonPrefixes()).isEmpty();
+            assertThat(c.list(p, null, null, 1000).objects()).isEmpty();
+            // and a prefix with a key left is still there
+            c.put(p + "all_5_5_0/z.bin", bytes("z"), WriteCondition.NONE);
+            ObjectOutput other = c.upload(p + "all_5_5_0/w.bin", false);
+            other.abort();
+            assertThat(c.list(p, "/", null, null, 1000).commonPrefixes())
+                    .containsExactly(p + "all_5_5_0/");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
     void copyDeleteAndListing(String kind) throws Exception {
         try (ObjectStoreClient c = client(kind)) {
             String p = prefix();
