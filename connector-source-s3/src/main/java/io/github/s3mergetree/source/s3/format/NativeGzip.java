@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -60,6 +62,8 @@ final class NativeGzip {
     private static final long POOLED_BYTES = Math.min(256L << 20, DIRECT_LIMIT / 4);
 
     private static final BufferPoolMXBean DIRECT_POOL = directBufferPool();
+    private static final Object UNSAFE = unsafe();
+    private static final Method INVOKE_CLEANER = invokeCleaner(UNSAFE);
     private static final AtomicBoolean TOLD_ABOUT_DIRECT_MEMORY = new AtomicBoolean();
     private static final AtomicLong REFUSALS = new AtomicLong();
 
@@ -192,13 +196,22 @@ final class NativeGzip {
 
     /**
      * Returns a buffer to the pool, which keeps at most {@link #POOLED_BYTES} (dropping its
-     * smallest buffers first).
+     * smallest buffers first). A dropped buffer's memory is freed at once, not when a collection
+     * finds it: the direct memory in use is then what {@link #take} measures it to be (a pooled
+     * buffer lives long, in the old generation, and its memory stayed reserved until a full or
+     * mixed collection). The caller must not use a buffer after giving it back.
      */
     static void give(ByteBuffer buffer) {
         if (buffer == null) {
             return;
         }
+        List<ByteBuffer> dropped = new ArrayList<>();
         synchronized (POOL) {
+            for (ByteBuffer b : POOL) {
+                if (b == buffer) { // two takers would share it, and it could be freed under one
+                    throw new IllegalStateException("a buffer given back twice");
+                }
+            }
             POOL.add(buffer);
             long total = 0;
             for (ByteBuffer b : POOL) {
@@ -211,15 +224,56 @@ final class NativeGzip {
                         smallest = i;
                     }
                 }
-                total -= POOL.remove(smallest).capacity();
+                ByteBuffer b = POOL.remove(smallest);
+                total -= b.capacity();
+                dropped.add(b);
             }
+        }
+        dropped.forEach(NativeGzip::free);
+    }
+
+    /** Drops the pooled buffers, freeing their memory (tests). */
+    static void clearPool() {
+        List<ByteBuffer> dropped;
+        synchronized (POOL) {
+            dropped = new ArrayList<>(POOL);
+            POOL.clear();
+        }
+        dropped.forEach(NativeGzip::free);
+    }
+
+    /**
+     * Frees a direct buffer's memory now ({@code sun.misc.Unsafe.invokeCleaner}, as Netty and
+     * Lucene do); where that is not available the buffer is left to the garbage collector.
+     */
+    private static void free(ByteBuffer buffer) {
+        if (INVOKE_CLEANER == null) {
+            return;
+        }
+        try {
+            INVOKE_CLEANER.invoke(UNSAFE, buffer);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // not freeable here (never for the buffers this class allocates): the GC frees it
         }
     }
 
-    /** Drops the pooled buffers (tests). */
-    static void clearPool() {
-        synchronized (POOL) {
-            POOL.clear();
+    private static Object unsafe() {
+        try {
+            Field f = Class.forName("sun.misc.Unsafe").getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return f.get(null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Method invokeCleaner(Object unsafe) {
+        try {
+            return unsafe == null
+                    ? null
+                    : unsafe.getClass().getMethod("invokeCleaner", ByteBuffer.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -139,6 +139,37 @@ class NativeGzipTest {
         // a far smaller request does not take it (an input must not take an output's buffer)
         assertThat(NativeGzip.take(20_000_000)).isNotSameAs(first);
         assertThat(NativeGzip.take(90_000_000)).isSameAs(first);
+        NativeGzip.give(first);
+        assertThatThrownBy(() -> NativeGzip.give(first))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("a buffer given back twice");
+        NativeGzip.clearPool();
+    }
+
+    @Test
+    void buffersDroppedByThePoolFreeTheirDirectMemoryAtOnce() {
+        NativeGzip.clearPool();
+        long before = directMemoryUsed();
+        // 40 x 64 MiB given back: the pool keeps at most 256 MiB, the rest is freed now (before,
+        // it stayed reserved until a collection found the buffers, and a later take measured it
+        // as in use and sent objects to the JDK)
+        for (int i = 0; i < 40; i++) {
+            NativeGzip.give(NativeGzip.take(64 << 20));
+            NativeGzip.give(ByteBuffer.allocateDirect(64 << 20));
+        }
+        assertThat(directMemoryUsed() - before).isLessThanOrEqualTo(256L << 20);
+        NativeGzip.clearPool();
+        assertThat(directMemoryUsed()).isLessThanOrEqualTo(before);
+    }
+
+    private static long directMemoryUsed() {
+        return java.lang.management.ManagementFactory.getPlatformMXBeans(
+                        java.lang.management.BufferPoolMXBean.class)
+                .stream()
+                .filter(b -> b.getName().equals("direct"))
+                .findFirst()
+                .orElseThrow()
+                .getMemoryUsed();
     }
 
     @Test
