@@ -11,13 +11,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Judges a table directory written by the product against ClickHouse's own ingestion of the same S3
  * objects, in chDB (ClickHouse 26.7): table {@code expected} filled by {@code INSERT INTO … SELECT
- * * FROM s3(…)}, table {@code posts} made of our active parts (copied into {@code detached/},
- * {@code ALTER TABLE … ATTACH PART}); {@code CHECK TABLE posts} must pass and both must have the
- * same {@code count()} and {@code sum(cityHash64(*))}.
+ * * FROM s3(…)}, the table of the DDL ({@code posts} by default) made of our active parts (copied
+ * into {@code detached/}, {@code ALTER TABLE … ATTACH PART}); {@code CHECK TABLE} of it must pass
+ * and both must have the same {@code count()} and {@code sum(cityHash64(*))}.
  */
 final class Judge {
     private Judge() {}
@@ -66,9 +68,22 @@ final class Judge {
      */
     static Verdict assertEqualToClickHouse(
             Path tableDir, String s3Url, String where, Path sessionDir) {
-        String ddl = Posts.ddl();
+        return assertEqualToClickHouse(tableDir, Posts.ddl(), s3Url, "Parquet", where, sessionDir);
+    }
+
+    /**
+     * Compares {@code tableDir} (a table {@code ddl} creates) with chDB's ingestion of the {@code
+     * format} objects at {@code s3Url} (rows where {@code where} holds) and asserts equality.
+     */
+    static Verdict assertEqualToClickHouse(
+            Path tableDir, String ddl, String s3Url, String format, String where, Path sessionDir) {
+        Matcher m = CREATE_TABLE.matcher(ddl);
+        if (!m.find()) {
+            throw new IllegalArgumentException("no CREATE TABLE <name> in " + ddl);
+        }
+        String table = m.group(1);
         try (ChDb ch = ChDb.start(sessionDir)) {
-            ch.execute(ddl.replaceFirst("CREATE TABLE posts", "CREATE TABLE expected"));
+            ch.execute(m.replaceFirst("CREATE TABLE expected"));
             ch.execute(
                     "INSERT INTO expected SELECT * FROM s3('"
                             + s3Url
@@ -76,7 +91,9 @@ final class Judge {
                             + S3ServerProcess.ACCESS_KEY
                             + "', '"
                             + S3ServerProcess.SECRET_KEY
-                            + "', 'Parquet') WHERE "
+                            + "', '"
+                            + format
+                            + "') WHERE "
                             + where);
             ch.execute(ddl);
             List<io.github.s3mergetree.engine.part.PartName> parts;
@@ -87,17 +104,19 @@ final class Judge {
             }
             assertThat(parts).as("active parts in %s", tableDir).isNotEmpty();
             for (var p : parts) {
-                ch.attachPart("posts", tableDir.resolve(p.toString()));
+                ch.attachPart(table, tableDir.resolve(p.toString()));
             }
-            ch.assertCheckTablePasses("posts");
+            ch.assertCheckTablePasses(table);
             long expectedRows = ch.queryLong("SELECT count() FROM expected");
-            long actualRows = ch.queryLong("SELECT count() FROM posts");
+            long actualRows = ch.queryLong("SELECT count() FROM " + table);
             String expectedHash = ch.query("SELECT sum(cityHash64(*)) FROM expected");
-            String actualHash = ch.query("SELECT sum(cityHash64(*)) FROM posts");
+            String actualHash = ch.query("SELECT sum(cityHash64(*)) FROM " + table);
             assertThat(expectedRows).as("rows ClickHouse ingested from %s", s3Url).isPositive();
             assertThat(actualRows).as("rows in our parts").isEqualTo(expectedRows);
             assertThat(actualHash).as("sum(cityHash64(*)) of our parts").isEqualTo(expectedHash);
             return new Verdict(expectedRows, actualRows, expectedHash, actualHash, parts.size());
         }
     }
+
+    private static final Pattern CREATE_TABLE = Pattern.compile("CREATE TABLE (\\w+)");
 }
