@@ -151,7 +151,7 @@ final class NativeGzip {
             }
         }
         int capacity = DownloadBuffers.roundUp(size);
-        long used = DIRECT_POOL == null ? 0 : DIRECT_POOL.getMemoryUsed();
+        long used = directMemoryUsed();
         if (!leavesAQuarterFree(capacity, used, DIRECT_LIMIT)) {
             refused(capacity, used);
             return null;
@@ -160,7 +160,7 @@ final class NativeGzip {
             // little-endian: ISIZE is read with getInt
             return ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
         } catch (OutOfMemoryError e) { // refused before anything was allocated
-            refused(capacity, DIRECT_POOL == null ? used : DIRECT_POOL.getMemoryUsed());
+            refused(capacity, directMemoryUsed());
             return null;
         }
     }
@@ -172,6 +172,11 @@ final class NativeGzip {
      */
     static boolean leavesAQuarterFree(long size, long used, long limit) {
         return used + size <= limit - limit / 4;
+    }
+
+    /** Bytes of direct buffers allocated in this JVM (0 where the JVM does not say). */
+    static long directMemoryUsed() {
+        return DIRECT_POOL == null ? 0 : DIRECT_POOL.getMemoryUsed();
     }
 
     /** How many buffers the JVM's direct memory could not spare (tests). */
