@@ -49,6 +49,12 @@
 # as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options
 # BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. OURS_ARGS="" (more
 # arguments of ours' `ingest`, e.g. "--checkpoint-interval 30s"; BASE_ARGS for base, default OURS_ARGS).
+# WARM=K: each process runs K ingests one after the other (ours: tools/bench/WarmIngest.java, each run its own
+# MiniCluster in the same JVM; chDB: tools/bench/chdb-ingest-warm.js, K INSERTs into fresh tables of one session),
+# so runs 2..K show what a job costs on a JVM (or a ClickHouse) that has run one already, as on a Flink cluster's
+# long-lived TaskManagers; run i of round R is reported as round "R.i", cpu_s is the whole process's CPU from the
+# run's start to its end (every thread), and the summary's medians and ratios leave out the first (cold) runs.
+# Local tables, chDB's merges as with CHDB_MERGES=exit (its table dropped after each run).
 # S3 tables (issue 17: an S3 table's ingest should reach >= 0.85x the rows/s of a local table's): TABLE_STORE=
 # local (default) | s3 | both (--table-store). s3 writes ours into s3://tables/table-r<round>-p<p> on the same
 # S3 API server (its filesystem store: $DATA/tables/…, ClickHouse's plain layout; checkpoints on S3 too, through
@@ -85,6 +91,13 @@ case "${CHDB_MERGES:-exit}" in  # chDB exits after its INSERT (cancelling its me
   settle) CHDB_SCRIPT="$root/tools/bench/chdb-ingest-settle.js" ;;
   *) echo "CHDB_MERGES must be exit or settle, not '$CHDB_MERGES'" >&2; exit 2 ;;
 esac
+WARM="${WARM:-}"
+if [ -n "$WARM" ]; then
+  [ "$WARM" -ge 2 ] 2>/dev/null || { echo "WARM must be a number of runs >= 2, not '$WARM'" >&2; exit 2; }
+  [ "${CHDB_MERGES:-exit}" = exit ] || { echo "WARM supports CHDB_MERGES=exit only" >&2; exit 2; }
+  [ "${TABLE_STORE:-local}" = local ] || { echo "WARM supports local tables only (TABLE_STORE=local)" >&2; exit 2; }
+  CHDB_SCRIPT="$root/tools/bench/chdb-ingest-warm.js"
+fi
 export CHDB_MODULE="${CHDB_MODULE:-$root/tools/chdb/node_modules/chdb}"
 KEY=benchkey; SECRET=benchsecret
 case "$DATASET" in  # DDL, key prefix, object extension, format (ClickHouse name, for both sides)
@@ -197,10 +210,18 @@ PORT=$(cat "$OUT/port"); EP="http://127.0.0.1:$PORT"
 echo "S3 API server at $EP (pid $server_pid)" >&2
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+# Before each measured process: write back dirty pages and wait FS_SETTLE_S (default 6) seconds. The harness (and
+# chDB's script, at its exit) deletes the previous runs' tables, thousands of part files; ext4 skips inodes deleted
+# in the last 5 s (305 s while their inode table block is still dirty) one by one when it allocates new ones
+# (find_inode_bit / recently_deleted), which cost the next run ~1 CPU-s per 3,300 files on the wide table
+# (async-profiler): a cost of the benchmark's deletions, whichever side ran next, not of either ingest.
+settle_fs() { sync; sleep "${FS_SETTLE_S:-6}"; }
 printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\tinsert_s\tload_end\tdataset\n' > "$OUT/results.tsv"
 emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 
 run_chdb() {  # round
+  settle_fs
+  if [ -n "$WARM" ]; then run_chdb_warm "$1"; return; fi
   local l; l=$(load)
   local t0 t1 j; t0=$(date +%s.%N)
   /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$CHDB_SCRIPT" "$DDL" \
@@ -219,6 +240,28 @@ run_chdb() {  # round
     console.log([r, "chdb", "-", l, j.rows, j.seconds, (+w).toFixed(2), j.rows_per_s, j.mb_per_s_uncompressed,
       Math.round(rss / 1024), (u + sy).toFixed(2), "-", j.active_parts, j.merges ?? "-", process.argv[8], j.seconds, le, ds].join("\t"));' "$j" "$1" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/chdb.time")" "$(load)" "$DATASET" \
     "$(cat "$OUT/chdb-r$1.threads.txt" 2>/dev/null || echo -)")"
+}
+
+warm_rows() {  # side round p load -> results.tsv lines, from the WARM lines of stdin (one per run)
+  local line
+  while read -r _ line; do
+    emit "$(node -e '
+      const j = JSON.parse(process.argv[1]); const [side, r, p, l, le, ds] = process.argv.slice(2);
+      const s = j.summary ?? j; const chdb = side === "chdb";
+      const roles = chdb ? "-" : `jit=${j.jit_s} gc=${j.gc_s} other=${(j.cpu_s - j.jit_s - j.gc_s).toFixed(2)}`;
+      console.log([`${r}.${j.run}`, side, p, l, s.rows, s.seconds, j.wall_s.toFixed(2), s.rows_per_s,
+        chdb ? s.mb_per_s_uncompressed : (s.bytes_uncompressed / 1e6 / s.seconds).toFixed(1), j.rss_mb, j.cpu_s.toFixed(2),
+        chdb ? "-" : s.parts_written, s.active_parts, chdb ? "-" : s.merges, roles,
+        chdb ? s.seconds : (s.insert_seconds ?? "-"), le, ds].join("\t"));' "$line" "$1" "$2" "$3" "$4" "$(load)" "$DATASET")"
+  done
+}
+
+run_chdb_warm() {  # round: one chDB process, WARM INSERTs
+  local l; l=$(load)
+  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$CHDB_SCRIPT" "$DDL" \
+      "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$WARM" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" \
+    || { echo "chDB's ingest failed" >&2; exit 1; }
+  grep '^WARM ' "$OUT/chdb-$1.out" | warm_rows chdb "$1" - "$l"
 }
 
 # as ./s3-mergetree does: a class-data sharing archive per build, from a small training run
@@ -265,11 +308,15 @@ run_ours() {  # round parallelism [side classpath]
   local extra=(); for s in $settings; do extra+=(--setting "$s"); done
   # shellcheck disable=SC2206
   extra+=($args)
+  settle_fs
   local l; l=$(load)
   local t0 t1; t0=$(date +%s.%N)
+  # WARM: the same command WARM times in one JVM (tools/bench/WarmIngest.java), run i into "$table-w<i>"
+  local launcher=(io.github.s3mergetree.examples.cli.S3MergeTreeCommand)
+  if [ -n "$WARM" ]; then launcher=(tools/bench/WarmIngest.java "$WARM" --); rm -rf "$table"-w*; table_path="$table-w{run}"; fi
   # shellcheck disable=SC2086
   /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" "$jv" --add-opens=java.base/java.nio=ALL-UNNAMED $opts $jfr -cp "$cp" \
-    io.github.s3mergetree.examples.cli.S3MergeTreeCommand ingest \
+    "${launcher[@]}" ingest \
     --source "s3://bucket/$PREFIX/*.$EXT" --format "$FORMAT" --table-ddl-file "$DDL" --table-path "$table_path" \
     --s3-endpoint "$EP" --s3-access-key "$KEY" --s3-secret-key "$SECRET" --s3-path-style \
     --parallelism "$2" "${extra[@]}" >"$OUT/$side-r$1-p$2.out" 2>"$OUT/$side-r$1-p$2.err" &
@@ -281,6 +328,13 @@ run_ours() {  # round parallelism [side classpath]
     || { echo "our ingest failed (see $OUT/$side-r$1-p$2.err)" >&2; tail -5 "$OUT/$side-r$1-p$2.err" >&2; exit 1; }
   wait "$cpu_pid" || true
   t1=$(date +%s.%N)
+  if [ -n "$WARM" ]; then
+    grep '^WARM ' "$OUT/$side-r$1-p$2.out" | warm_rows "$side" "$1" "$2" "$l"
+    if [ "$1" = "$ROUNDS" ]; then mv "$table-w$WARM" "$table"; fi
+    rm -rf "$table"-w*
+    if [ "$1" != "$ROUNDS" ]; then rm -rf "$table"; fi
+    return
+  fi
   local j; j=$(grep '^{' "$OUT/$side-r$1-p$2.out" | tail -1)
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, p, l, w, t] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
@@ -309,7 +363,11 @@ for r in $(seq "$ROUNDS"); do
   else
     run_chdb_unless_skipped "$r"; run_ours_all "$r"
   fi
-  node tools/bench/ingest-summary.js "$OUT/results.tsv" --round "$r"
+  if [ -n "$WARM" ]; then
+    for i in $(seq "$WARM"); do node tools/bench/ingest-summary.js "$OUT/results.tsv" --round "$r.$i"; done
+  else
+    node tools/bench/ingest-summary.js "$OUT/results.tsv" --round "$r"
+  fi
 done
 
 # correctness: our tables (the last round's) against chDB's INSERT … SELECT of the same objects

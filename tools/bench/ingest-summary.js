@@ -7,12 +7,14 @@
 //   cpu  = rows per CPU-second, ours / chDB  (= chDB CPU-s / ours CPU-s, same rows)
 //   job  = job rows/s, ours / chDB           (= chDB query s / ours job s)
 //   wall = process wall-clock, chDB / ours   (process start to exit: JVM + MiniCluster, node + chDB)
+// WARM=K runs (rounds "R.i", run i of round R's process): medians and ratios leave out each process's first (cold)
+// run; wall is then the run itself (ours: the command's run with its own MiniCluster; chDB: its INSERT).
 const fs = require('fs');
 const [file, flag, which] = process.argv.slice(2);
 if (!file) { console.error('usage: ingest-summary.js RESULTS_TSV [--round R]'); process.exit(2); }
 const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
 const head = lines[0].split('\t');
-const rows = lines.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])));
+let rows = lines.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])));
 const num = (v) => (v === undefined || v === '-' || v === '' ? NaN : Number(v));
 const median = (a) => { const v = a.filter((x) => !Number.isNaN(x)).sort((x, y) => x - y); if (!v.length) return NaN;
   const m = Math.floor(v.length / 2); return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2; };
@@ -34,16 +36,24 @@ if (flag === '--round') {
   process.exit(0);
 }
 
+// WARM=K runs (rounds "R.i"): the first run of each process is the cold one; medians and ratios are of the others
+const cold = rows.filter((r) => /\.1$/.test(r.round));
+if (rows.some((r) => r.round.includes('.'))) {
+  const c = cold.filter((r) => r.side === 'chdb'), o = cold.filter((r) => r.side !== 'chdb');
+  console.log(`\nwarm runs: each process ran ${Math.max(...rows.map((r) => Number(r.round.split('.')[1])))} ingests; the first (cold) runs are left out below `
+    + `(their CPU medians: chDB ${f(median(c.map((r) => num(r.cpu_s))))} s, ours ${f(median(o.map((r) => num(r.cpu_s))))} s)`);
+  rows = rows.filter((r) => !cold.includes(r));
+}
 const rounds = [...new Set(rows.map((r) => r.round))];
 const sides = [...new Set(rows.filter((r) => r.side !== 'chdb').map((r) => `${r.side}\t${r.p}`))];
 const ds = rows[0]?.dataset ?? '?';
 const loads = rows.map((r) => num((r.load || '').split(' ')[0])).concat(rows.map((r) => num((r.load_end || '').split(' ')[0])));
 const lv = loads.filter((x) => !Number.isNaN(x));
-console.log(`\ndata set ${ds}: ${rounds.length} rounds, ${num(rows[0]?.rows)} rows; load average (1 min) at the runs' starts and ends ${f(Math.min(...lv))}–${f(Math.max(...lv))}`);
+console.log(`\ndata set ${ds}: ${rounds.length} ${cold.length ? 'warm runs' : 'rounds'}, ${num(rows[0]?.rows)} rows; load average (1 min) at the runs' starts and ends ${f(Math.min(...lv))}–${f(Math.max(...lv))}`);
 console.log('medians over the rounds (CPU = user + system of the whole process; job = the query / the job\'s start of reading to its last commit; wall = process start to exit):');
 const chdb = rows.filter((r) => r.side === 'chdb');
 const med = (set, k) => median(set.map((r) => num(r[k])));
-console.log(`  chDB          CPU ${f(med(chdb, 'cpu_s'))} s  job ${f(med(chdb, 'seconds'))} s  wall ${f(med(chdb, 'wall_s'))} s  ${Math.round(med(chdb, 'rows') / med(chdb, 'cpu_s'))} rows per CPU-s  ${Math.round(med(chdb, 'rows_per_s'))} rows/s  RSS ${Math.round(med(chdb, 'max_rss_mb'))} MB`);
+if (chdb.length) console.log(`  chDB          CPU ${f(med(chdb, 'cpu_s'))} s  job ${f(med(chdb, 'seconds'))} s  wall ${f(med(chdb, 'wall_s'))} s  ${Math.round(med(chdb, 'rows') / med(chdb, 'cpu_s'))} rows per CPU-s  ${Math.round(med(chdb, 'rows_per_s'))} rows/s  RSS ${Math.round(med(chdb, 'max_rss_mb'))} MB`);
 const byRole = (set) => {
   const roles = set.map((r) => r.cpu_s_by_thread_role).filter((x) => x && x !== '-');
   if (!roles.length) return null;
@@ -64,6 +74,7 @@ for (const sp of sides) {
   for (const k of ['cpu', 'job', 'wall']) {
     const v = qs.map((q) => q[k]);
     const name = { cpu: 'rows per CPU-s', job: 'job rows/s    ', wall: 'wall-clock    ' }[k];
+    if (!v.length) continue;  // no chDB runs (CHDB=0)
     console.log(`      ours/chDB ${name} median ${f(median(v))}x  (rounds ${f(Math.min(...v))}–${f(Math.max(...v))}x, ≥ 1.0 in ${v.filter((x) => x >= 1).length} of ${v.length})`);
   }
   const roles = byRole(set);
