@@ -54,7 +54,8 @@
 # so runs 2..K show what a job costs on a JVM (or a ClickHouse) that has run one already, as on a Flink cluster's
 # long-lived TaskManagers; run i of round R is reported as round "R.i", cpu_s is the whole process's CPU from the
 # run's start to its end (every thread), and the summary's medians and ratios leave out the first (cold) runs.
-# Local tables, chDB's merges as with CHDB_MERGES=exit (its table dropped after each run).
+# Local tables, chDB's merges as with CHDB_MERGES=exit (SYSTEM STOP MERGES after each run); every run's table is
+# kept until its process ends (tools/bench/WarmIngest.java says why).
 # S3 tables (issue 17: an S3 table's ingest should reach >= 0.85x the rows/s of a local table's): TABLE_STORE=
 # local (default) | s3 | both (--table-store). s3 writes ours into s3://tables/table-r<round>-p<p> on the same
 # S3 API server (its filesystem store: $DATA/tables/…, ClickHouse's plain layout; checkpoints on S3 too, through
@@ -330,9 +331,9 @@ run_ours() {  # round parallelism [side classpath]
   t1=$(date +%s.%N)
   if [ -n "$WARM" ]; then
     grep '^WARM ' "$OUT/$side-r$1-p$2.out" | warm_rows "$side" "$1" "$2" "$l"
+    # only the last round's last run is compared with chDB's table
     if [ "$1" = "$ROUNDS" ]; then mv "$table-w$WARM" "$table"; fi
     rm -rf "$table"-w*
-    if [ "$1" != "$ROUNDS" ]; then rm -rf "$table"; fi
     return
   fi
   local j; j=$(grep '^{' "$OUT/$side-r$1-p$2.out" | tail -1)
