@@ -19,10 +19,11 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.jar.JarEntry;
 import java.util.zip.CRC32;
 import org.apache.flink.configuration.Configuration;
@@ -31,8 +32,6 @@ import org.apache.flink.runtime.rpc.AddressResolution;
 import org.apache.flink.runtime.rpc.RpcSystem;
 import org.apache.flink.runtime.rpc.RpcSystemLoader;
 import org.apache.flink.runtime.rpc.exceptions.RpcLoaderException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Loads Flink's Pekko RPC system for the command's embedded MiniCluster from a copy of its jar that
@@ -44,9 +43,15 @@ import org.slf4j.LoggerFactory;
  * command, the extraction and the loading of its classes from the fresh copy were about a quarter
  * of the main thread's start-up CPU; a fresh name also defeats class-data sharing, which matches
  * classes of a class loader by their jar. This loader keeps one copy per jar version (named by the
- * entry's size and CRC-32, checked on every use) in {@code <tmp>/s3-mergetree-<user>/rpc/}, a
+ * entry's size and CRC-32, checked when it is loaded) in {@code <tmp>/s3-mergetree-<user>/rpc/}, a
  * directory that must be the user's own and not writable by others (else Flink's own loader is
  * used), and loads it in the same kind of isolated class loader as Flink does.
+ *
+ * <p>A JVM loads the RPC system once: every later MiniCluster of the same JVM (the benchmark's warm
+ * runs, a test suite, an application that runs several jobs) gets the same {@link RpcSystem} and
+ * class loader, as a TaskManager has one for its life. Flink's loader gives each MiniCluster a
+ * fresh class loader, and every MiniCluster then loaded and JIT-compiled Pekko's 1,466 classes
+ * again (measured: 10 % of a warm 2.4M-row ingest's CPU; BENCHMARKS.md, issue 20).
  *
  * <p>It comes before Flink's loader ({@link #getLoadPriority()} -1); any failure here makes Flink
  * fall back to its own loader. {@code -Ds3mergetree.rpc.cache=false} turns it off.
@@ -58,10 +63,11 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
     /** The RPC system's jar inside Flink's loader jar. */
     static final String RPC_JAR = "flink-rpc-akka.jar";
 
-    private static final Logger LOG = LoggerFactory.getLogger(CachedRpcSystemLoader.class);
-
-    /** The class loader of the RPC system closed last, kept open for Pekko's shutdown hook. */
-    private static final AtomicReference<SubmoduleClassLoader> RETIRED = new AtomicReference<>();
+    /**
+     * The RPC systems this JVM has loaded, by the absolute path of the jar copy they were loaded
+     * from: each is loaded once and serves every later MiniCluster of the JVM.
+     */
+    private static final Map<Path, RpcSystem> LOADED = new HashMap<>();
 
     private final Path directory;
 
@@ -92,19 +98,49 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
         }
         try {
             Path dir = directory != null ? directory : RunDirectories.base().resolve("rpc");
+            return new SharedRpcSystem(loaded(resource, dir));
+        } catch (IOException e) {
+            throw new RpcLoaderException("could not use a cached copy of " + RPC_JAR, e);
+        }
+    }
+
+    /**
+     * The RPC system loaded from the cached copy of {@code resource} in {@code dir}: loaded by the
+     * first call for that copy, the same instance (and class loader) for every later one.
+     */
+    private static RpcSystem loaded(URL resource, Path dir) throws IOException {
+        Path key = dir.toAbsolutePath().resolve(copyName(resource));
+        synchronized (LOADED) {
+            RpcSystem system = LOADED.get(key);
+            if (system != null) {
+                return system;
+            }
             Path jar = cachedCopy(resource, dir);
             SubmoduleClassLoader loader =
-                    new SubmoduleClassLoader(new URL[] {jar.toUri().toURL()}, flink);
+                    new SubmoduleClassLoader(
+                            new URL[] {jar.toUri().toURL()}, RpcSystem.class.getClassLoader());
             try {
-                RpcSystem system = ServiceLoader.load(RpcSystem.class, loader).iterator().next();
-                return new ClosingRpcSystem(system, loader);
+                system = ServiceLoader.load(RpcSystem.class, loader).iterator().next();
             } catch (RuntimeException | Error e) {
                 loader.close();
                 throw e;
             }
-        } catch (IOException e) {
-            throw new RpcLoaderException("could not use a cached copy of " + RPC_JAR, e);
+            LOADED.put(key, system);
+            return system;
         }
+    }
+
+    /** The name of the cached copy of the jar entry {@code resource}: its size and CRC-32. */
+    private static String copyName(URL resource) throws IOException {
+        URLConnection c = resource.openConnection();
+        if (!(c instanceof JarURLConnection)) {
+            throw new IOException(resource + " is not an entry of a jar");
+        }
+        JarEntry entry = ((JarURLConnection) c).getJarEntry();
+        if (entry.getSize() < 0 || entry.getCrc() < 0) {
+            throw new IOException(resource + " has no size or CRC in its jar");
+        }
+        return String.format(Locale.ROOT, "flink-rpc-%d-%08x.jar", entry.getSize(), entry.getCrc());
     }
 
     /**
@@ -120,11 +156,8 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
         JarEntry entry = ((JarURLConnection) c).getJarEntry();
         long size = entry.getSize();
         long crc = entry.getCrc();
-        if (size < 0 || crc < 0) {
-            throw new IOException(resource + " has no size or CRC in its jar");
-        }
         boolean posix = privateDirectory(dir);
-        Path cached = dir.resolve(String.format(Locale.ROOT, "flink-rpc-%d-%08x.jar", size, crc));
+        Path cached = dir.resolve(copyName(resource));
         if (Files.isRegularFile(cached, LinkOption.NOFOLLOW_LINKS)
                 && Files.size(cached) == size
                 && crc(cached) == crc) {
@@ -225,14 +258,19 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
         return sum.getValue();
     }
 
-    /** The loaded RPC system; closing it retires its class loader (the jar stays cached). */
-    private static final class ClosingRpcSystem implements RpcSystem {
+    /**
+     * One MiniCluster's handle on the JVM's shared RPC system: it delegates everything, and its
+     * {@link #close()} closes nothing, because the RPC system and its class loader serve every
+     * later MiniCluster of this JVM (and Pekko's JVM shutdown hook, CoordinatedShutdown, loads
+     * classes of that loader when the JVM exits: closed earlier, the hook printed {@code
+     * NoClassDefFoundError: CoordinatedShutdown$JvmExitReason$}). Each MiniCluster's own actor
+     * system is still started and stopped by its {@code RpcService}.
+     */
+    private static final class SharedRpcSystem implements RpcSystem {
         private final RpcSystem delegate;
-        private final SubmoduleClassLoader loader;
 
-        ClosingRpcSystem(RpcSystem delegate, SubmoduleClassLoader loader) {
+        SharedRpcSystem(RpcSystem delegate) {
             this.delegate = delegate;
-            this.loader = loader;
         }
 
         @Override
@@ -267,27 +305,8 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
             return delegate.getMaximumMessageSizeInBytes(config);
         }
 
-        /**
-         * Closes the RPC system and retires its class loader: the loader retired before is closed,
-         * this one stays open until the next is retired. Pekko registers a JVM shutdown hook
-         * (CoordinatedShutdown) that loads classes of this loader when the JVM exits; closed at
-         * once, the hook of a finished command printed {@code NoClassDefFoundError:
-         * CoordinatedShutdown$JvmExitReason$} on exit. One open loader per JVM at most.
-         */
+        /** Closes nothing: the shared RPC system lives as long as the JVM. */
         @Override
-        public void close() {
-            try {
-                delegate.close();
-            } finally {
-                SubmoduleClassLoader previous = RETIRED.getAndSet(loader);
-                if (previous != null && previous != loader) {
-                    try {
-                        previous.close();
-                    } catch (IOException e) {
-                        LOG.debug("closing a retired RPC class loader failed", e);
-                    }
-                }
-            }
-        }
+        public void close() {}
     }
 }

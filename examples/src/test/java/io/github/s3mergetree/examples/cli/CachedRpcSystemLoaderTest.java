@@ -65,6 +65,33 @@ class CachedRpcSystemLoaderTest {
     }
 
     @Test
+    void everyLoadInTheJvmSharesOneRpcSystemThatClosingAHandleDoesNotClose() throws Exception {
+        Path dir = tmp.resolve("rpc");
+        RpcSystem first = new CachedRpcSystemLoader(dir).loadRpcSystem(new Configuration());
+        RpcService one = first.localServiceBuilder(new Configuration()).createAndStart();
+        ClassLoader pekko = one.getClass().getClassLoader();
+        assertThat(pekko).isNotSameAs(RpcSystem.class.getClassLoader());
+        one.closeAsync().get();
+        first.close(); // a MiniCluster's shutdown
+
+        try (RpcSystem second = new CachedRpcSystemLoader(dir).loadRpcSystem(new Configuration())) {
+            RpcService two = second.localServiceBuilder(new Configuration()).createAndStart();
+            RpcService three = second.localServiceBuilder(new Configuration()).createAndStart();
+            try {
+                // the classes loaded for the first MiniCluster serve the next ones
+                assertThat(two.getClass().getClassLoader()).isSameAs(pekko);
+                assertThat(two.getAddress()).isNotNull();
+                assertThat(three).isNotSameAs(two);
+                assertThat(three.getClass().getClassLoader()).isSameAs(pekko);
+            } finally {
+                two.closeAsync().get();
+                three.closeAsync().get();
+            }
+        }
+        assertThat(jars(dir)).hasSize(1);
+    }
+
+    @Test
     void aDamagedCopyOfTheSameSizeIsReplaced() throws Exception {
         Path dir = tmp.resolve("rpc");
         JarURLConnection c = entry();
