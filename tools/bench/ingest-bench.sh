@@ -56,6 +56,9 @@
 # run's start to its end (every thread), and the summary's medians and ratios leave out the first (cold) runs.
 # Local tables, chDB's merges as with CHDB_MERGES=exit (SYSTEM STOP MERGES after each run); every run's table is
 # kept until its process ends (tools/bench/WarmIngest.java says why).
+# Tables of finished runs (both sides) are moved into $OUT/.trash and deleted between rounds once it holds more
+# than TRASH_MAX_GB (default 6), followed by a wait of TRASH_WAIT_S (default 65) seconds, also at the start: ext4
+# without a journal makes whoever creates files within 60 s of a deletion pay for it (see discard() below).
 # S3 tables (issue 17: an S3 table's ingest should reach >= 0.85x the rows/s of a local table's): TABLE_STORE=
 # local (default) | s3 | both (--table-store). s3 writes ours into s3://tables/table-r<round>-p<p> on the same
 # S3 API server (its filesystem store: $DATA/tables/…, ClickHouse's plain layout; checkpoints on S3 too, through
@@ -116,7 +119,7 @@ fi
 # run from a private copy of the classes and module jars, so a concurrent build cannot change them mid-run
 snap="$(mktemp -d /tmp/ingest-bench-snap.XXXXXX)"
 server_pid=""
-cleanup() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi; rm -rf "$snap"; }
+cleanup() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi; rm -rf "$snap" "${TRASH:-$snap}"; }
 trap cleanup EXIT
 # the examples' classes as a jar: class-data sharing archives only classes from jars
 (cd examples/target/classes && jar cf "$snap/examples-classes.jar" .)
@@ -211,11 +214,24 @@ PORT=$(cat "$OUT/port"); EP="http://127.0.0.1:$PORT"
 echo "S3 API server at $EP (pid $server_pid)" >&2
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-# Before each measured process: write back dirty pages and wait FS_SETTLE_S (default 6) seconds. The harness (and
-# chDB's script, at its exit) deletes the previous runs' tables, thousands of part files; ext4 skips inodes deleted
-# in the last 5 s (305 s while their inode table block is still dirty) one by one when it allocates new ones
-# (find_inode_bit / recently_deleted), which cost the next run ~1 CPU-s per 3,300 files on the wide table
-# (async-profiler): a cost of the benchmark's deletions, whichever side ran next, not of either ingest.
+# Tables are not deleted while processes are measured. On this machine's ext4 (no journal), an inode deleted in the
+# last 60 s (360 s while its inode table block is dirty) is skipped one by one when a new file is created
+# (fs/ext4/ialloc.c: find_inode_bit / recently_deleted, RECENTCY_MIN 60): a run that created its part files right
+# after another table's deletion paid ~1 CPU-s per 3,300 files (async-profiler: our insert threads after chDB's
+# script had deleted its tables; chDB's after ours), a cost of the benchmark, not of either ingest. So discard()
+# moves a table into $TRASH (a rename frees no inode), chDB's scripts do the same with theirs
+# (tools/bench/keep-deleted.js), and empty_trash, between rounds, deletes the trash once it holds more than
+# TRASH_MAX_GB (default 6), writes the inode tables back and waits TRASH_WAIT_S (default 65) seconds.
+# Before each measured process: write back dirty pages and wait FS_SETTLE_S (default 6) seconds.
+TRASH="$OUT/.trash"; mkdir -p "$TRASH"
+discard() { local d; for d in "$@"; do if [ -e "$d" ]; then mv "$d" "$TRASH/$(date +%s%N)-$(basename "$d")"; fi; done; }
+empty_trash() {  # [force]
+  local kb; kb=$(du -sk "$TRASH" | cut -f1)
+  if [ "${1:-}" = force ] || [ "$kb" -gt $(( ${TRASH_MAX_GB:-6} * 1048576 )) ]; then
+    echo "deleting $((kb / 1024)) MB of discarded tables, then ${TRASH_WAIT_S:-65} s for ext4 to reuse their inodes" >&2
+    rm -rf "${TRASH:?}"/*; sync; sleep "${TRASH_WAIT_S:-65}"
+  fi
+}
 settle_fs() { sync; sleep "${FS_SETTLE_S:-6}"; }
 printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\tinsert_s\tload_end\tdataset\n' > "$OUT/results.tsv"
 emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
@@ -225,7 +241,7 @@ run_chdb() {  # round
   if [ -n "$WARM" ]; then run_chdb_warm "$1"; return; fi
   local l; l=$(load)
   local t0 t1 j; t0=$(date +%s.%N)
-  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$CHDB_SCRIPT" "$DDL" \
+  BENCH_TRASH="$TRASH" /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node --require "$root/tools/bench/keep-deleted.js" "$CHDB_SCRIPT" "$DDL" \
       "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" &
   local run_pid=$!
   # chDB's CPU by thread name (ClickHouse names its threads by pool and stage), every 0.5 s, from /proc
@@ -259,7 +275,7 @@ warm_rows() {  # side round p load -> results.tsv lines, from the WARM lines of 
 
 run_chdb_warm() {  # round: one chDB process, WARM INSERTs
   local l; l=$(load)
-  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node "$CHDB_SCRIPT" "$DDL" \
+  BENCH_TRASH="$TRASH" /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node --require "$root/tools/bench/keep-deleted.js" "$CHDB_SCRIPT" "$DDL" \
       "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$WARM" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" \
     || { echo "chDB's ingest failed" >&2; exit 1; }
   grep '^WARM ' "$OUT/chdb-$1.out" | warm_rows chdb "$1" - "$l"
@@ -276,6 +292,7 @@ cds_opts() {  # classpath [CDS] [java] -> JVM options (an AOT cache on JDK 25+, 
     echo "writing the class-data sharing archive $archive (training run, JDK $feature)" >&2
     # shellcheck disable=SC2086
     AOT_CACHE=1 JAVA="$jv" tools/write-cds-archive.sh "$1" "$archive" $JAVA_OPTS >&2 || return 0
+    sync; sleep "${TRASH_WAIT_S:-65}"  # its training run deleted a table (see discard below)
   fi
   if [ "$feature" -ge 25 ]; then echo "-XX:AOTCache=$archive -Xlog:aot=off -Xlog:cds=off"
   else echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"; fi
@@ -291,11 +308,11 @@ run_ours() {  # round parallelism [side classpath]
   local cds="${CDS:-1}"; if [ "$side" = base ]; then cds="${BASE_CDS:-$cds}"; fi
   local jv="${JAVA_BIN:-java}"; if [ "$side" = base ]; then jv="${BASE_JAVA_BIN:-$jv}"; fi
   opts="$opts $(cds_opts "$cp" "$cds" "$jv")"
-  local table="$OUT/table-r$1-p$2"; [ "$side" = ours ] || table="$OUT/table-r$1-p$2-$side"; rm -rf "$table"
+  local table="$OUT/table-r$1-p$2"; [ "$side" = ours ] || table="$OUT/table-r$1-p$2-$side"; discard "$table"
   local table_path="$table"
   if [ "$side" = s3 ]; then
     # on the S3 API server: its objects are the files of $data/tables/<name> (filesystem store)
-    table="$data/tables/table-r$1-p$2"; rm -rf "$table"; table_path="s3://tables/table-r$1-p$2"
+    table="$data/tables/table-r$1-p$2"; discard "$table"; table_path="s3://tables/table-r$1-p$2"
     opts="$opts -Ds3mergetree.plugins.dir=$root/examples/target/plugins"
   fi
   local jfr=""
@@ -314,7 +331,7 @@ run_ours() {  # round parallelism [side classpath]
   local t0 t1; t0=$(date +%s.%N)
   # WARM: the same command WARM times in one JVM (tools/bench/WarmIngest.java), run i into "$table-w<i>"
   local launcher=(io.github.s3mergetree.examples.cli.S3MergeTreeCommand)
-  if [ -n "$WARM" ]; then launcher=(tools/bench/WarmIngest.java "$WARM" --); rm -rf "$table"-w*; table_path="$table-w{run}"; fi
+  if [ -n "$WARM" ]; then launcher=(tools/bench/WarmIngest.java "$WARM" --); discard "$table"-w*; table_path="$table-w{run}"; fi
   # shellcheck disable=SC2086
   /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" "$jv" --add-opens=java.base/java.nio=ALL-UNNAMED $opts $jfr -cp "$cp" \
     "${launcher[@]}" ingest \
@@ -333,7 +350,7 @@ run_ours() {  # round parallelism [side classpath]
     grep '^WARM ' "$OUT/$side-r$1-p$2.out" | warm_rows "$side" "$1" "$2" "$l"
     # only the last round's last run is compared with chDB's table
     if [ "$1" = "$ROUNDS" ]; then mv "$table-w$WARM" "$table"; fi
-    rm -rf "$table"-w*
+    discard "$table"-w*
     return
   fi
   local j; j=$(grep '^{' "$OUT/$side-r$1-p$2.out" | tail -1)
@@ -345,7 +362,7 @@ run_ours() {  # round parallelism [side classpath]
     "$j" "$1" "$2" "$l" "$(echo "$t1 - $t0" | bc)" "$(cat "$OUT/ours.time")" "$side" \
     "$(cat "$OUT/$side-r$1-p$2.threads.txt" 2>/dev/null || echo -)" "$(load)" "$DATASET")"
   # only the last round's tables are compared with chDB's: drop the others (1.2 GB each)
-  if [ "$1" != "$ROUNDS" ]; then rm -rf "$table"; fi
+  if [ "$1" != "$ROUNDS" ]; then discard "$table"; fi
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; ours: $("${JAVA_BIN:-java}" -version 2>&1 | head -1)${BASE_SNAPSHOT:+; base: $("${BASE_JAVA_BIN:-${JAVA_BIN:-java}}" -version 2>&1 | head -1)}" >&2
@@ -358,7 +375,10 @@ run_ours_all() {  # round
   done
 }
 run_chdb_unless_skipped() { if [ "${CHDB:-1}" = 1 ]; then run_chdb "$1"; fi; }
+# whatever was deleted before this benchmark (an earlier one's tables) is no longer recent in the first round
+sync; sleep "${TRASH_WAIT_S:-65}"
 for r in $(seq "$ROUNDS"); do
+  empty_trash
   if [ "$ORDER" = ours-first ] || { [ "$ORDER" = alternate ] && [ $((r % 2)) = 0 ]; }; then
     run_ours_all "$r"; run_chdb_unless_skipped "$r"
   else
