@@ -104,13 +104,24 @@ class TextRealWorldTest {
             long splitSize,
             Configuration c)
             throws Exception {
+        return rowBinary(oursBlocks(key, kind, structure, splitSize, c));
+    }
+
+    /** Our blocks of {@code key}, read split by split (in order) with {@code splitSize}. */
+    static List<Block> oursBlocks(
+            String key,
+            TextBlockFormat.Kind kind,
+            String structure,
+            long splitSize,
+            Configuration c)
+            throws Exception {
         TextBlockFormat format = new TextBlockFormat(kind, TargetSchema.parse(structure));
         try (FormatTesting t = testing(c)) {
             List<Block> blocks = new ArrayList<>();
             for (S3ObjectSplit s : new SplitPlanner(format, splitSize).plan(t.client.head(key))) {
                 t.readAll(format, s).forEach(r -> blocks.add(r.record()));
             }
-            return rowBinary(blocks);
+            return blocks;
         }
     }
 
@@ -119,41 +130,14 @@ class TextRealWorldTest {
             throws Exception {
         byte[] expected = clickHouse(key, kind.clickHouseName(), structure, "");
         assertThat(expected).as("ClickHouse reads " + key).isNotNull();
-        byte[] actual = ours(key, kind, structure, splitSize, new Configuration());
-        assertThat(actual).as(() -> firstDifference(key, actual, expected)).isEqualTo(expected);
-    }
-
-    /**
-     * Where our RowBinary rows of {@code key} first differ from ClickHouse's, with the bytes around
-     * it on both sides (AssertJ alone prints only the first and last 500 bytes of each).
-     */
-    static String firstDifference(String key, byte[] ours, byte[] clickHouse) {
-        int n = Math.min(ours.length, clickHouse.length);
-        int at = 0;
-        while (at < n && ours[at] == clickHouse[at]) {
-            at++;
+        List<Block> blocks = oursBlocks(key, kind, structure, splitSize, new Configuration());
+        byte[] actual = rowBinary(blocks);
+        if (!Arrays.equals(actual, expected)) { // say which row and column, not 1000 bytes
+            assertThat(ParquetFromClickHouseTest.firstDifference(blocks, expected))
+                    .as("first difference of our rows of " + key + " from ClickHouse's")
+                    .isEqualTo("none");
         }
-        int from = Math.max(0, at - 48);
-        return String.format(
-                "rows of %s (RowBinary): ours %d bytes, ClickHouse's %d, first difference at byte"
-                        + " %d; ours from byte %d: %s; ClickHouse's: %s",
-                key,
-                ours.length,
-                clickHouse.length,
-                at,
-                from,
-                printable(ours, from, at + 48),
-                printable(clickHouse, from, at + 48));
-    }
-
-    private static String printable(byte[] b, int from, int to) {
-        StringBuilder s = new StringBuilder();
-        for (int i = from; i < Math.min(to, b.length); i++) {
-            int c = b[i] & 0xFF;
-            s.append(
-                    c >= 0x20 && c < 0x7F ? String.valueOf((char) c) : String.format("\\x%02x", c));
-        }
-        return s.toString();
+        assertThat(actual).as("rows of " + key + " (RowBinary)").isEqualTo(expected);
     }
 
     @Test
