@@ -109,7 +109,7 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
      * first call for that copy, the same instance (and class loader) for every later one.
      */
     private static RpcSystem loaded(URL resource, Path dir) throws IOException {
-        Path key = dir.toAbsolutePath().resolve(copyName(resource));
+        Path key = dir.toAbsolutePath().resolve(copyName(jarEntry(resource).getJarEntry()));
         synchronized (LOADED) {
             RpcSystem system = LOADED.get(key);
             if (system != null) {
@@ -130,16 +130,21 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
         }
     }
 
-    /** The name of the cached copy of the jar entry {@code resource}: its size and CRC-32. */
-    private static String copyName(URL resource) throws IOException {
+    /** The connection to the jar entry {@code resource}, whose entry has a size and a CRC-32. */
+    private static JarURLConnection jarEntry(URL resource) throws IOException {
         URLConnection c = resource.openConnection();
-        if (!(c instanceof JarURLConnection)) {
+        if (!(c instanceof JarURLConnection jar)) {
             throw new IOException(resource + " is not an entry of a jar");
         }
-        JarEntry entry = ((JarURLConnection) c).getJarEntry();
+        JarEntry entry = jar.getJarEntry();
         if (entry.getSize() < 0 || entry.getCrc() < 0) {
             throw new IOException(resource + " has no size or CRC in its jar");
         }
+        return jar;
+    }
+
+    /** The name of the cached copy of {@code entry}: its size and CRC-32. */
+    private static String copyName(JarEntry entry) {
         return String.format(Locale.ROOT, "flink-rpc-%d-%08x.jar", entry.getSize(), entry.getCrc());
     }
 
@@ -149,15 +154,12 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
      * so a concurrent run never sees half a jar).
      */
     static Path cachedCopy(URL resource, Path dir) throws IOException {
-        URLConnection c = resource.openConnection();
-        if (!(c instanceof JarURLConnection)) {
-            throw new IOException(resource + " is not an entry of a jar");
-        }
-        JarEntry entry = ((JarURLConnection) c).getJarEntry();
+        JarURLConnection c = jarEntry(resource);
+        JarEntry entry = c.getJarEntry();
         long size = entry.getSize();
         long crc = entry.getCrc();
         boolean posix = privateDirectory(dir);
-        Path cached = dir.resolve(copyName(resource));
+        Path cached = dir.resolve(copyName(entry));
         if (Files.isRegularFile(cached, LinkOption.NOFOLLOW_LINKS)
                 && Files.size(cached) == size
                 && crc(cached) == crc) {
