@@ -224,12 +224,16 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 # TRASH_MAX_GB (default 6), writes the inode tables back and waits TRASH_WAIT_S (default 65) seconds.
 # Before each measured process: write back dirty pages and wait FS_SETTLE_S (default 6) seconds.
 TRASH="$OUT/.trash"; mkdir -p "$TRASH"
+export BENCH_TRASH="$TRASH"
+# chDB's scripts run with the preload that moves their deleted directories into $TRASH
+CHDB_NODE=(node --require "$root/tools/bench/keep-deleted.js")
 discard() { local d; for d in "$@"; do if [ -e "$d" ]; then mv "$d" "$TRASH/$(date +%s%N)-$(basename "$d")"; fi; done; }
-empty_trash() {  # [force]
+age_deleted_inodes() { sync; sleep "${TRASH_WAIT_S:-65}"; }  # after a deletion: past ext4's 60-s window
+empty_trash() {
   local kb; kb=$(du -sk "$TRASH" | cut -f1)
-  if [ "${1:-}" = force ] || [ "$kb" -gt $(( ${TRASH_MAX_GB:-6} * 1048576 )) ]; then
+  if [ "$kb" -gt $(( ${TRASH_MAX_GB:-6} * 1048576 )) ]; then
     echo "deleting $((kb / 1024)) MB of discarded tables, then ${TRASH_WAIT_S:-65} s for ext4 to reuse their inodes" >&2
-    rm -rf "${TRASH:?}"/*; sync; sleep "${TRASH_WAIT_S:-65}"
+    rm -rf "${TRASH:?}"/*; age_deleted_inodes
   fi
 }
 settle_fs() { sync; sleep "${FS_SETTLE_S:-6}"; }
@@ -241,7 +245,7 @@ run_chdb() {  # round
   if [ -n "$WARM" ]; then run_chdb_warm "$1"; return; fi
   local l; l=$(load)
   local t0 t1 j; t0=$(date +%s.%N)
-  BENCH_TRASH="$TRASH" /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node --require "$root/tools/bench/keep-deleted.js" "$CHDB_SCRIPT" "$DDL" \
+  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" "${CHDB_NODE[@]}" "$CHDB_SCRIPT" "$DDL" \
       "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" &
   local run_pid=$!
   # chDB's CPU by thread name (ClickHouse names its threads by pool and stage), every 0.5 s, from /proc
@@ -275,7 +279,7 @@ warm_rows() {  # side round p load -> results.tsv lines, from the WARM lines of 
 
 run_chdb_warm() {  # round: one chDB process, WARM INSERTs
   local l; l=$(load)
-  BENCH_TRASH="$TRASH" /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" node --require "$root/tools/bench/keep-deleted.js" "$CHDB_SCRIPT" "$DDL" \
+  /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" "${CHDB_NODE[@]}" "$CHDB_SCRIPT" "$DDL" \
       "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$WARM" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" \
     || { echo "chDB's ingest failed" >&2; exit 1; }
   grep '^WARM ' "$OUT/chdb-$1.out" | warm_rows chdb "$1" - "$l"
@@ -292,7 +296,7 @@ cds_opts() {  # classpath [CDS] [java] -> JVM options (an AOT cache on JDK 25+, 
     echo "writing the class-data sharing archive $archive (training run, JDK $feature)" >&2
     # shellcheck disable=SC2086
     AOT_CACHE=1 JAVA="$jv" tools/write-cds-archive.sh "$1" "$archive" $JAVA_OPTS >&2 || return 0
-    sync; sleep "${TRASH_WAIT_S:-65}"  # its training run deleted a table (see discard below)
+    age_deleted_inodes  # its training run deleted a table
   fi
   if [ "$feature" -ge 25 ]; then echo "-XX:AOTCache=$archive -Xlog:aot=off -Xlog:cds=off"
   else echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"; fi
@@ -376,7 +380,7 @@ run_ours_all() {  # round
 }
 run_chdb_unless_skipped() { if [ "${CHDB:-1}" = 1 ]; then run_chdb "$1"; fi; }
 # whatever was deleted before this benchmark (an earlier one's tables) is no longer recent in the first round
-sync; sleep "${TRASH_WAIT_S:-65}"
+age_deleted_inodes
 for r in $(seq "$ROUNDS"); do
   empty_trash
   if [ "$ORDER" = ours-first ] || { [ "$ORDER" = alternate ] && [ $((r % 2)) = 0 ]; }; then
