@@ -58,6 +58,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChDb implements AutoCloseable {
 
+    /**
+     * Settings under which {@code SELECT * FROM file(...)} returns a file's rows in file order, for
+     * tests that compare ClickHouse's rows with ours row by row. Without them ClickHouse parses a
+     * large text file in parallel and spreads the chunks it read over {@code max_threads} streams
+     * ({@code parallelize_output_from_storages}), and a single-stream sink such as {@code INSERT
+     * INTO FUNCTION file(...)} may receive them in another order from run to run (seen for a
+     * 200,000-row CSV: two orders in 30 runs).
+     */
+    public static final String FILE_ORDER_SETTINGS =
+            "max_threads = 1, max_parsing_threads = 1, input_format_parquet_preserve_order = 1";
+
     /** How long one request may take unless {@link #start(Path, Duration)} says otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
 

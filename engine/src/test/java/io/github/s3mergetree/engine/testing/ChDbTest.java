@@ -175,6 +175,41 @@ class ChDbTest {
     }
 
     @Test
+    void fileOrderSettingsReadAFileInOneStreamFromSourceToSink(@TempDir Path outside) {
+        String csv = ChDb.quoteString(outside.resolve("ordered.csv").toString());
+        chdb.execute(
+                "INSERT INTO FUNCTION file("
+                        + csv
+                        + ", CSV, 'id UInt64') SELECT number FROM numbers(1000)");
+        String copy =
+                "EXPLAIN PIPELINE INSERT INTO FUNCTION file("
+                        + ChDb.quoteString(outside.resolve("copy.bin").toString())
+                        + ", RowBinary, 'id UInt64') SELECT * FROM file("
+                        + csv
+                        + ", CSV, 'id UInt64') SETTINGS ";
+
+        // by default the chunks read are spread over max_threads streams: their order is lost
+        assertThat(streamsAfterTheSource(chdb.query(copy + "max_threads = 2", "TSVRaw")))
+                .isEqualTo(2);
+        assertThat(streamsAfterTheSource(chdb.query(copy + ChDb.FILE_ORDER_SETTINGS, "TSVRaw")))
+                .as("one chain of processors, so the sink receives the rows in file order")
+                .isEqualTo(1);
+    }
+
+    /** The widest fan-out of an EXPLAIN PIPELINE digraph: the most edges leaving one processor. */
+    private static long streamsAfterTheSource(String digraph) {
+        return digraph
+                .lines()
+                .filter(l -> l.contains("->"))
+                .collect(Collectors.groupingBy(l -> l.trim().split(" ")[0], Collectors.counting()))
+                .values()
+                .stream()
+                .mapToLong(Long::longValue)
+                .max()
+                .orElseThrow();
+    }
+
+    @Test
     void sessionPersistsAndCloseLeavesNoProcess(@TempDir Path dir) {
         Set<Long> before = childPids();
         try (ChDb first = ChDb.start(dir)) {

@@ -149,7 +149,8 @@ class ArrowFromClickHouseTest {
                                 + f[1]
                                 + "', '"
                                 + schema.replace("'", "\\'")
-                                + "') SETTINGS engine_file_truncate_on_insert = 1");
+                                + "') SETTINGS engine_file_truncate_on_insert = 1, "
+                                + ChDb.FILE_ORDER_SETTINGS);
                 s3.put(BUCKET, f[0], Files.readAllBytes(chdb.userFilesDir().resolve(f[0])));
                 Files.copy(
                         chdb.userFilesDir().resolve(f[0] + ".rowbinary"),

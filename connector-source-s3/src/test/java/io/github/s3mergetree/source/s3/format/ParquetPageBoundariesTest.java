@@ -200,8 +200,8 @@ class ParquetPageBoundariesTest {
                         + file
                         + "', Parquet, '"
                         + structure
-                        + "') SETTINGS engine_file_truncate_on_insert = 1, max_threads = 1,"
-                        + " max_parsing_threads = 1, input_format_parquet_preserve_order = 1");
+                        + "') SETTINGS engine_file_truncate_on_insert = 1, "
+                        + ChDb.FILE_ORDER_SETTINGS);
         return Files.readAllBytes(out);
     }
 

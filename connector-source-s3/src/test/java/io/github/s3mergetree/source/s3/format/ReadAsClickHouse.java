@@ -35,9 +35,8 @@ final class ReadAsClickHouse {
                         + format
                         + ", '"
                         + structure.replace("\\", "\\\\").replace("'", "\\'")
-                        + "') SETTINGS engine_file_truncate_on_insert = 1, session_timezone = 'UTC',"
-                        + " max_threads = 1, max_parsing_threads = 1,"
-                        + " input_format_parquet_preserve_order = 1");
+                        + "') SETTINGS engine_file_truncate_on_insert = 1, session_timezone = 'UTC', "
+                        + ChDb.FILE_ORDER_SETTINGS);
         return Files.readAllBytes(out);
     }
 

@@ -217,10 +217,8 @@ class RealWorldFilesITCase {
                             + ", '"
                             + c.structure().replace("\\", "\\\\").replace("'", "\\'")
                             + "') SETTINGS engine_file_truncate_on_insert = 1,"
-                            + " session_timezone = 'UTC',"
-                            // rows in file order: ClickHouse reads row groups in parallel
-                            + " max_threads = 1, max_parsing_threads = 1,"
-                            + " input_format_parquet_preserve_order = 1");
+                            + " session_timezone = 'UTC', "
+                            + ChDb.FILE_ORDER_SETTINGS);
         } catch (RuntimeException e) {
             chError = e.getMessage();
         }

@@ -69,7 +69,8 @@ class TextRealWorldTest {
                             + format
                             + "', '"
                             + structure.replace("'", "\\'")
-                            + "') SETTINGS session_timezone = 'UTC'"
+                            + "') SETTINGS session_timezone = 'UTC', "
+                            + ChDb.FILE_ORDER_SETTINGS
                             + settings);
             return Files.exists(out) ? Files.readAllBytes(out) : new byte[0];
         } catch (ChDbException e) {

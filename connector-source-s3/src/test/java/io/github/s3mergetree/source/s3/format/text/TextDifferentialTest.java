@@ -106,7 +106,8 @@ class TextDifferentialTest {
                             + "', '"
                             + c.structure().replace("'", "\\'")
                             + "') SETTINGS session_timezone = 'UTC',"
-                            + " engine_file_truncate_on_insert = 1"
+                            + " engine_file_truncate_on_insert = 1, "
+                            + ChDb.FILE_ORDER_SETTINGS
                             + settings);
         } catch (ChDbException e) {
             return new Outcome(null, e.getMessage());
