@@ -19,7 +19,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -274,8 +278,7 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
     @Override
     public String put(String key, byte[] content, WriteCondition condition) throws IOException {
         Path target = resolve(key);
-        Files.createDirectories(target.getParent());
-        Path tmp = writeTemporary(target, content, true);
+        Path tmp = writeTemporary(target, content, true); // makes the directory if missing
         try {
             switch (condition.kind()) {
                 case NONE -> moveIntoPlace(tmp, target);
@@ -335,7 +338,12 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                         + Long.toHexString(TEMPORARY_FILES.incrementAndGet()));
     }
 
-    /** Opens a new file, recreating its directory if a delete removed it meanwhile. */
+    /**
+     * Opens a new file, making its directory if it does not exist (yet, or any more: a delete
+     * removed it meanwhile). The directory is made only when the open fails: {@link
+     * Files#createDirectories} of an existing directory costs two exceptions, paid per file of
+     * every part otherwise.
+     */
     private static FileChannel createNew(Path file) throws IOException {
         try {
             return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -407,9 +415,8 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
     @Override
     public ObjectOutput upload(String key, boolean durable) throws IOException {
         Path target = resolve(key);
-        Files.createDirectories(target.getParent());
         Path tmp = temporaryFor(target);
-        OutputStream out = Channels.newOutputStream(createNew(tmp));
+        OutputStream out = Channels.newOutputStream(createNew(tmp)); // makes the directory
         return new ObjectOutput() {
             private long written;
             private boolean done;
@@ -473,23 +480,45 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
     public void copy(String sourceKey, String targetKey) throws IOException {
         Path source = resolve(sourceKey);
         Path target = resolve(targetKey);
-        Files.createDirectories(target.getParent());
+        try {
+            // a new key is the link itself: its name appears with the whole content at once
+            Files.createLink(target, source);
+            return;
+        } catch (FileAlreadyExistsException e) {
+            // replaced below through a temporary name, so readers see the old or the new object
+        } catch (UnsupportedOperationException | IOException e) {
+            // no such source, no directory yet, or no hard links here: decided below
+        }
         Path tmp = temporaryFor(target);
         try {
-            try {
-                Files.createLink(tmp, source);
-            } catch (NoSuchFileException e) {
-                throw new FileNotFoundException(describe(sourceKey) + ": not found");
-            } catch (UnsupportedOperationException | IOException e) {
-                if (!Files.exists(source)) {
-                    throw new FileNotFoundException(describe(sourceKey) + ": not found");
-                }
-                Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
-            }
+            linkOrCopy(source, tmp, sourceKey);
             moveIntoPlace(tmp, target);
         } catch (IOException | RuntimeException e) {
             deleteTemporary(tmp, e); // and the target's directory if this made it for nothing
             throw e;
+        }
+    }
+
+    /**
+     * Gives {@code source}'s content the new name {@code tmp}: a hard link, a copy where the file
+     * system has none; makes {@code tmp}'s directory if it is missing.
+     */
+    private void linkOrCopy(Path source, Path tmp, String sourceKey) throws IOException {
+        for (boolean directoryMade = false; ; directoryMade = true) {
+            try {
+                Files.createLink(tmp, source);
+                return;
+            } catch (UnsupportedOperationException | IOException e) {
+                if (!Files.exists(source)) {
+                    throw new FileNotFoundException(describe(sourceKey) + ": not found");
+                }
+                if (e instanceof NoSuchFileException && !directoryMade) {
+                    Files.createDirectories(tmp.getParent());
+                    continue;
+                }
+                Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
+                return;
+            }
         }
     }
 
@@ -500,6 +529,27 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
         Files.deleteIfExists(p.resolveSibling(LOCK_PREFIX + p.getFileName()));
         // drop emptied directories, as S3 prefixes vanish with their last key
         dropEmptiedDirectories(p.getParent());
+    }
+
+    /**
+     * Deletes every key as {@link #delete} does, then drops the directories this emptied once per
+     * directory, deepest first, instead of attempting the key's directory after every key (an
+     * {@code rmdir} refused with an exception per file of a part).
+     */
+    @Override
+    public void deleteAll(Collection<String> keys) throws IOException {
+        Set<Path> directories = new HashSet<>();
+        for (String key : keys) {
+            Path p = resolve(key);
+            Files.deleteIfExists(p);
+            Files.deleteIfExists(p.resolveSibling(LOCK_PREFIX + p.getFileName()));
+            directories.add(p.getParent());
+        }
+        List<Path> deepestFirst = new ArrayList<>(directories);
+        deepestFirst.sort(Comparator.comparingInt(Path::getNameCount).reversed());
+        for (Path d : deepestFirst) {
+            dropEmptiedDirectories(d);
+        }
     }
 
     @Override

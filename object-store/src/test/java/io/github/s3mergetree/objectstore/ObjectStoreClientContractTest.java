@@ -218,6 +218,38 @@ class ObjectStoreClientContractTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("stores")
+    void aCopyReplacesAnExistingKeyAndDeleteAllDropsNestedPrefixes(String kind) throws Exception {
+        try (ObjectStoreClient c = client(kind)) {
+            String p = prefix();
+            c.put(p + "tmp_1/x.bin", bytes("one"), WriteCondition.NONE);
+            c.put(p + "tmp_2/x.bin", bytes("two"), WriteCondition.NONE);
+            c.copy(p + "tmp_1/x.bin", p + "all/deep/x.bin"); // a new key in a new prefix
+            assertThat(read(c, p + "all/deep/x.bin")).isEqualTo(bytes("one"));
+            c.copy(p + "tmp_2/x.bin", p + "all/deep/x.bin"); // onto an existing key
+            assertThat(read(c, p + "all/deep/x.bin")).isEqualTo(bytes("two"));
+            c.deleteAll(List.of(p + "tmp_1/x.bin", p + "tmp_2/x.bin"));
+            assertThat(read(c, p + "all/deep/x.bin"))
+                    .as("a copy outlives its source")
+                    .isEqualTo(bytes("two"));
+            assertThat(c.list(p, "/", null, null, 1000).commonPrefixes())
+                    .containsExactly(p + "all/");
+
+            c.put(p + "all/deep/er/y.bin", bytes("y"), WriteCondition.NONE);
+            c.put(p + "all/z.bin", bytes("z"), WriteCondition.NONE);
+            // shallowest first: emptied prefixes go whatever the order of the keys
+            c.deleteAll(List.of(p + "all/z.bin", p + "all/deep/x.bin", p + "all/deep/er/y.bin"));
+            assertThat(c.list(p, "/", null, null, 1000).commonPrefixes()).isEmpty();
+            assertThat(c.list(p, null, null, 1000).objects()).isEmpty();
+            if (c instanceof LocalFileObjectStoreClient local) {
+                assertThat(Path.of(local.root()).resolve(p))
+                        .as("no directory or temporary file left behind")
+                        .doesNotExist();
+            }
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
