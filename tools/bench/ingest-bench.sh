@@ -45,7 +45,7 @@
 # archive on JDK 25+); CHDB=0 leaves chDB out (an A/B of ours and base only; no ratios to chDB then). Every run of ours also records per-thread CPU by role
 # (tools/bench/thread-cpu.py: $OUT/<side>-r<round>-p<p>.threads.{tsv,txt}, a 0.5 s timeline and totals).
 # A/B of two builds in the same run: SAVE_SNAPSHOT=DIR keeps this run's classes; COMMAND_JVM_OPTS (default:
-# those of ./s3-mergetree, tools/s3-mergetree-jvm.options; "" for none). OURS_SNAPSHOT=DIR runs saved classes
+# those of ./s3-mergetree, tools/s3-mergetree-jvm-options.sh; "" for none). OURS_SNAPSHOT=DIR runs saved classes
 # as "ours"; a later run with BASE_SNAPSHOT=DIR also runs those (side "base", JVM options
 # BASE_COMMAND_JVM_OPTS + BASE_JAVA_OPTS, settings BASE_SETTINGS) after each of ours. OURS_ARGS="" (more
 # arguments of ours' `ingest`, e.g. "--checkpoint-interval 30s"; BASE_ARGS for base, default OURS_ARGS).
@@ -86,8 +86,8 @@ DATASET="${DATASET:-posts}"
 FILES="${FILES:-24}"; ROWS="${ROWS:-100000}"; ROUNDS="${ROUNDS:-2}"; PARALLELISMS="${PARALLELISMS:-2 1}"
 COPIES="${SCALE:-${COPIES:-1}}"; ORDER="${ORDER:-alternate}"
 SETTINGS="${SETTINGS:-}"; CHDB_SETTINGS="${CHDB_SETTINGS:-}"; JAVA_OPTS="${JAVA_OPTS:-}"; PROFILE="${PROFILE:-0}"
-# the JVM options ./s3-mergetree starts with (tools/s3-mergetree-jvm.options), before JAVA_OPTS
-COMMAND_JVM_OPTS="${COMMAND_JVM_OPTS-$(grep -v '^#' tools/s3-mergetree-jvm.options | xargs)}"
+# the JVM options ./s3-mergetree starts with (tools/s3-mergetree-jvm-options.sh), before JAVA_OPTS
+COMMAND_JVM_OPTS="${COMMAND_JVM_OPTS-$(tools/s3-mergetree-jvm-options.sh | xargs)}"
 DATA="${DATA:-/tmp/ingest-bench-data}"; OUT="${OUT:-/tmp/ingest-bench-out}"
 SHARED="${SHARED:-$root/../shared/tools}"; [ -d "$SHARED" ] || SHARED=/work/shared/tools
 case "${CHDB_MERGES:-exit}" in  # chDB exits after its INSERT (cancelling its merges), or lets them settle first
