@@ -524,11 +524,17 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
 
     @Override
     public void delete(String key) throws IOException {
+        Path p = deleteFileAndLock(key);
+        // drop emptied directories, as S3 prefixes vanish with their last key
+        dropEmptiedDirectories(p.getParent());
+    }
+
+    /** Deletes {@code key}'s file and its lock file (missing ones are fine); returns the file. */
+    private Path deleteFileAndLock(String key) throws IOException {
         Path p = resolve(key);
         Files.deleteIfExists(p);
         Files.deleteIfExists(p.resolveSibling(LOCK_PREFIX + p.getFileName()));
-        // drop emptied directories, as S3 prefixes vanish with their last key
-        dropEmptiedDirectories(p.getParent());
+        return p;
     }
 
     /**
@@ -540,10 +546,7 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
     public void deleteAll(Collection<String> keys) throws IOException {
         Set<Path> directories = new HashSet<>();
         for (String key : keys) {
-            Path p = resolve(key);
-            Files.deleteIfExists(p);
-            Files.deleteIfExists(p.resolveSibling(LOCK_PREFIX + p.getFileName()));
-            directories.add(p.getParent());
+            directories.add(deleteFileAndLock(key).getParent());
         }
         List<Path> deepestFirst = new ArrayList<>(directories);
         deepestFirst.sort(Comparator.comparingInt(Path::getNameCount).reversed());
