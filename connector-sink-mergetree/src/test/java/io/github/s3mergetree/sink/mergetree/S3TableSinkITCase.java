@@ -13,7 +13,6 @@ import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -48,13 +46,15 @@ class S3TableSinkITCase {
                             .setNumberSlotsPerTaskManager(2)
                             .build());
 
-    @TempDir static Path tmp;
     @ChDbSession static ChDb ch;
     private static S3ProxyServer s3;
 
     @BeforeAll
     static void startS3() throws Exception {
-        s3 = new S3ProxyServer(tmp.resolve("s3"));
+        // in memory: like S3, the store has objects and no directories. (jclouds' filesystem store
+        // keeps the directory an interrupted PUT created and lists it as an object "tmp_…/":
+        // CI failed on such an empty directory of an aborted attempt's part, twice)
+        s3 = new S3ProxyServer();
         s3.createBucket("bkt");
     }
 
@@ -114,13 +114,12 @@ class S3TableSinkITCase {
 
         S3TableStorage storage = (S3TableStorage) built.storage();
         try (TableStore store = storage.openStore()) {
-            // No temporary part's object is left. (S3Proxy's filesystem store lists the empty
-            // directories a removed object leaves behind as common prefixes; S3 never does, so
-            // objects, not directories, are what is asserted.)
+            // No temporary part's object is left, and so no tmp_ prefix either.
             List<String> dirs = store.listDirectories("");
             assertThat(store.list("tmp_"))
                     .as("objects of temporary parts left in the table (directories: %s)", dirs)
                     .isEmpty();
+            assertThat(dirs).noneMatch(d -> d.startsWith("tmp_"));
             List<PartName> active =
                     MergeTreeTable.readActiveParts(store).stream().map(p -> p.name()).toList();
             assertThat(active).isNotEmpty();
