@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A real ClickHouse engine for tests: chDB (the npm package {@code chdb}, ClickHouse 26.x) running
@@ -66,7 +67,7 @@ public final class ChDb implements AutoCloseable {
      * INTO FUNCTION file(...)} may receive them in another order from run to run (seen for a
      * 200,000-row CSV: two orders in 30 runs).
      */
-    public static final String FILE_ORDER_SETTINGS =
+    static final String FILE_ORDER_SETTINGS =
             "max_threads = 1, max_parsing_threads = 1, input_format_parquet_preserve_order = 1";
 
     /** How long one request may take unless {@link #start(Path, Duration)} says otherwise. */
@@ -79,6 +80,7 @@ public final class ChDb implements AutoCloseable {
     private static final Duration CLOSE_GRACE = Duration.ofSeconds(15);
 
     private final Path sessionDir;
+    private final AtomicLong fileReads = new AtomicLong();
     private final Path userFilesDir;
     private final Duration timeout;
     private final Process process;
@@ -313,6 +315,46 @@ public final class ChDb implements AutoCloseable {
                     return result == null ? "" : result.toString();
                 }
                 throw new ChDbException(sql, String.valueOf(response.get("error")));
+            }
+        }
+    }
+
+    /**
+     * ClickHouse's reading of a local file, as RowBinary with the rows in file order: {@code SELECT
+     * * FROM file(file, format, structure)} written by {@code INSERT INTO FUNCTION file(...,
+     * RowBinary)} under {@link #FILE_ORDER_SETTINGS}, {@code session_timezone = 'UTC'} and {@code
+     * extraSettings} (empty, or starting with a comma: {@code ", date_time_input_format =
+     * 'basic'"}). The reference of every test that compares our reader with ClickHouse's row by
+     * row.
+     *
+     * @return the rows' RowBinary (empty when the file has no rows)
+     * @throws ChDbException when ClickHouse refuses the file
+     */
+    public byte[] readFileAsRowBinary(
+            Path file, String format, String structure, String extraSettings) {
+        Path out = sessionDir.resolve("file-order-" + fileReads.incrementAndGet() + ".rowbinary");
+        try {
+            execute(
+                    "INSERT INTO FUNCTION file("
+                            + quoteString(out.toString())
+                            + ", 'RowBinary') SELECT * FROM file("
+                            + quoteString(file.toString())
+                            + ", "
+                            + quoteString(format)
+                            + ", "
+                            + quoteString(structure)
+                            + ") SETTINGS engine_file_truncate_on_insert = 1,"
+                            + " session_timezone = 'UTC', "
+                            + FILE_ORDER_SETTINGS
+                            + extraSettings);
+            return Files.exists(out) ? Files.readAllBytes(out) : new byte[0];
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            try {
+                Files.deleteIfExists(out);
+            } catch (IOException e) {
+                // a leftover in the session directory, removed with it
             }
         }
     }

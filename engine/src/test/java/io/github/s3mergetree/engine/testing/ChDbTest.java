@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -194,6 +198,41 @@ class ChDbTest {
         assertThat(streamsAfterTheSource(chdb.query(copy + ChDb.FILE_ORDER_SETTINGS, "TSVRaw")))
                 .as("one chain of processors, so the sink receives the rows in file order")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void readFileAsRowBinaryReturnsTheRowsInFileOrderOrRefuses(@TempDir Path outside)
+            throws IOException {
+        // a text file parsed in many chunks, not sorted, under a name that needs quoting
+        int n = 200_000;
+        StringBuilder csv = new StringBuilder();
+        ByteBuffer expected = ByteBuffer.allocate(n * 10).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < n; i++) {
+            long id = (i * 7919L) % n;
+            csv.append(id).append(",x\n");
+            expected.putLong(id).put((byte) 1).put((byte) 'x'); // UInt64, String "x"
+        }
+        Path file = outside.resolve("it's.csv");
+        Files.writeString(file, csv);
+        for (int run = 0; run < 3; run++) {
+            byte[] rows =
+                    chdb.readFileAsRowBinary(
+                            file, "CSV", "id UInt64, s String", ", max_block_size = 1000");
+            assertThat(Arrays.mismatch(rows, expected.array()))
+                    .as("run %s: the first byte that differs from the file's rows in order", run)
+                    .isEqualTo(-1);
+        }
+
+        Path empty = Files.writeString(outside.resolve("empty.csv"), "");
+        assertThat(chdb.readFileAsRowBinary(empty, "CSV", "id UInt64", "")).isEmpty();
+        assertThatThrownBy(() -> chdb.readFileAsRowBinary(file, "CSV", "id UInt64, s Date", ""))
+                .isInstanceOf(ChDbException.class)
+                .hasMessageContaining("it\\'s.csv");
+        try (Stream<Path> left = Files.list(chdb.sessionDir())) {
+            assertThat(left.map(p -> p.getFileName().toString()))
+                    .as("outputs are removed after reading")
+                    .noneMatch(name -> name.startsWith("file-order-"));
+        }
     }
 
     /** The widest fan-out of an EXPLAIN PIPELINE digraph: the most edges leaving one processor. */

@@ -140,21 +140,11 @@ class ArrowFromClickHouseTest {
                                 + " max_block_size = 3000, "
                                 + f[2]);
                 // chDB's own reading of the object with the target schema: the expected rows
-                chdb.execute(
-                        "INSERT INTO FUNCTION file('"
-                                + f[0]
-                                + ".rowbinary', 'RowBinary') SELECT * FROM file('"
-                                + f[0]
-                                + "', '"
-                                + f[1]
-                                + "', '"
-                                + schema.replace("'", "\\'")
-                                + "') SETTINGS engine_file_truncate_on_insert = 1, "
-                                + ChDb.FILE_ORDER_SETTINGS);
-                s3.put(BUCKET, f[0], Files.readAllBytes(chdb.userFilesDir().resolve(f[0])));
-                Files.copy(
-                        chdb.userFilesDir().resolve(f[0] + ".rowbinary"),
-                        dir.resolve(f[0] + ".rowbinary"));
+                Path written = chdb.userFilesDir().resolve(f[0]);
+                Files.write(
+                        dir.resolve(f[0] + ".rowbinary"),
+                        chdb.readFileAsRowBinary(written, f[1], schema, ""));
+                s3.put(BUCKET, f[0], Files.readAllBytes(written));
             }
         }
     }

@@ -12,7 +12,6 @@ import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -191,18 +190,8 @@ class ParquetPageBoundariesTest {
     }
 
     /** chDB's RowBinary of a file read with a structure, rows in file order. */
-    private static byte[] clickHouseRowBinary(Path file, String structure) throws IOException {
-        Path out = file.resolveSibling(file.getFileName() + ".rowbinary");
-        chdb.execute(
-                "INSERT INTO FUNCTION file('"
-                        + out
-                        + "', RowBinary) SELECT * FROM file('"
-                        + file
-                        + "', Parquet, '"
-                        + structure
-                        + "') SETTINGS engine_file_truncate_on_insert = 1, "
-                        + ChDb.FILE_ORDER_SETTINGS);
-        return Files.readAllBytes(out);
+    private static byte[] clickHouseRowBinary(Path file, String structure) {
+        return chdb.readFileAsRowBinary(file, "Parquet", structure, "");
     }
 
     /** Counts a file's data pages by kind, reading its page headers and levels with parquet-mr. */

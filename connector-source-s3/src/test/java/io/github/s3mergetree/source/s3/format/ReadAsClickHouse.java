@@ -8,7 +8,6 @@ import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,21 +22,8 @@ final class ReadAsClickHouse {
     private ReadAsClickHouse() {}
 
     /** chDB's RowBinary of a file, rows in file order; a refusal is a {@link RuntimeException}. */
-    static byte[] clickHouse(ChDb ch, Path file, String format, String structure)
-            throws IOException {
-        Path out = file.resolveSibling(file.getFileName() + ".clickhouse.rowbinary");
-        ch.execute(
-                "INSERT INTO FUNCTION file('"
-                        + out
-                        + "', RowBinary) SELECT * FROM file('"
-                        + file
-                        + "', "
-                        + format
-                        + ", '"
-                        + structure.replace("\\", "\\\\").replace("'", "\\'")
-                        + "') SETTINGS engine_file_truncate_on_insert = 1, session_timezone = 'UTC', "
-                        + ChDb.FILE_ORDER_SETTINGS);
-        return Files.readAllBytes(out);
+    static byte[] clickHouse(ChDb ch, Path file, String format, String structure) {
+        return ch.readFileAsRowBinary(file, format, structure, "");
     }
 
     /** Our blocks of a file (small blocks: block borders inside pages and batches). */

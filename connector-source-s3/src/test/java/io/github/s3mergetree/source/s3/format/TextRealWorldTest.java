@@ -56,27 +56,11 @@ class TextRealWorldTest {
 
     /** ClickHouse's rows of {@code key} as RowBinary, or null if ClickHouse refuses the file. */
     static byte[] clickHouse(String key, String format, String structure, String settings) {
-        Path out = dir.resolve("out-" + System.nanoTime() + ".bin");
         try {
-            chdb.execute(
-                    "INSERT INTO FUNCTION file('"
-                            + out
-                            + "', 'RowBinary', '"
-                            + structure.replace("'", "\\'")
-                            + "') SELECT * FROM file('"
-                            + dir.resolve("data").resolve(key)
-                            + "', '"
-                            + format
-                            + "', '"
-                            + structure.replace("'", "\\'")
-                            + "') SETTINGS session_timezone = 'UTC', "
-                            + ChDb.FILE_ORDER_SETTINGS
-                            + settings);
-            return Files.exists(out) ? Files.readAllBytes(out) : new byte[0];
+            return chdb.readFileAsRowBinary(
+                    dir.resolve("data").resolve(key), format, structure, settings);
         } catch (ChDbException e) {
             return null;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 

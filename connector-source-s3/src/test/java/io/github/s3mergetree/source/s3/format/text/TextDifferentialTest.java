@@ -91,28 +91,15 @@ class TextDifferentialTest {
     static Outcome clickHouse(ChDb chdb, Path dir, TextCases.Case c, int n, String settings)
             throws Exception {
         Path in = dir.resolve("in-" + n);
-        Path out = dir.resolve("out-" + n + ".bin");
         Files.write(in, c.data());
         try {
-            chdb.execute(
-                    "INSERT INTO FUNCTION file('"
-                            + out
-                            + "', 'RowBinary', '"
-                            + c.structure().replace("'", "\\'")
-                            + "') SELECT * FROM file('"
-                            + in
-                            + "', '"
-                            + c.format().clickHouseName()
-                            + "', '"
-                            + c.structure().replace("'", "\\'")
-                            + "') SETTINGS session_timezone = 'UTC',"
-                            + " engine_file_truncate_on_insert = 1, "
-                            + ChDb.FILE_ORDER_SETTINGS
-                            + settings);
+            return new Outcome(
+                    chdb.readFileAsRowBinary(
+                            in, c.format().clickHouseName(), c.structure(), settings),
+                    null);
         } catch (ChDbException e) {
             return new Outcome(null, e.getMessage());
         }
-        return new Outcome(Files.exists(out) ? Files.readAllBytes(out) : new byte[0], null);
     }
 
     @Test
