@@ -113,7 +113,7 @@ esac
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   mvn -B -q -o -Dinstall.engines.skip=true -DskipTests package dependency:build-classpath \
-    -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=runtime -pl examples -am
+    -Dmdep.outputFile=target/bench.cp -DincludeScope=runtime -pl examples -am
 fi
 
 # run from a private copy of the classes and module jars, so a concurrent build cannot change them mid-run

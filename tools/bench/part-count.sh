@@ -7,7 +7,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bash tools/install-test-engines.sh
 mvn -q -B -pl engine test-compile -Dinstall.engines.skip=true
-mvn -q -B -pl engine dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp \
+mvn -q -B -pl engine dependency:build-classpath -DincludeScope=test -Dmdep.outputFile=target/bench.cp \
   -Dinstall.engines.skip=true >/dev/null
 # run from a private copy of the classes, so a concurrent build cannot change them mid-run
 snapshot="$(mktemp -d)"
