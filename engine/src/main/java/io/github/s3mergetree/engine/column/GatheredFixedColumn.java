@@ -114,6 +114,8 @@ public final class GatheredFixedColumn implements Column {
         int[] ck = chunkOf;
         int[] rw = rowOf;
         int p = 0;
+        // one check for the loop: every value goes into dst[0, (to - from) * width)
+        LittleEndian.checkRange(dst, 0, (to - from) * width);
         switch (physical) {
             case BYTE -> {
                 byte[][] src = bytes;
@@ -124,31 +126,33 @@ public final class GatheredFixedColumn implements Column {
             case SHORT -> {
                 short[][] src = shorts;
                 for (int r = from; r < to; r++, p += 2) {
-                    LittleEndian.SHORT.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.putShortUnchecked(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             case INT -> {
                 int[][] src = ints;
                 for (int r = from; r < to; r++, p += 4) {
-                    LittleEndian.INT.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.putIntUnchecked(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             case LONG -> {
                 long[][] src = longs;
                 for (int r = from; r < to; r++, p += 8) {
-                    LittleEndian.LONG.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.putLongUnchecked(dst, p, src[ck[r]][rw[r]]);
                 }
             }
             case FLOAT -> {
                 float[][] src = floats;
                 for (int r = from; r < to; r++, p += 4) {
-                    LittleEndian.FLOAT.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.putIntUnchecked(
+                            dst, p, Float.floatToRawIntBits(src[ck[r]][rw[r]]));
                 }
             }
             case DOUBLE -> {
                 double[][] src = doubles;
                 for (int r = from; r < to; r++, p += 8) {
-                    LittleEndian.DOUBLE.set(dst, p, src[ck[r]][rw[r]]);
+                    LittleEndian.putLongUnchecked(
+                            dst, p, Double.doubleToRawLongBits(src[ck[r]][rw[r]]));
                 }
             }
             default -> throw new IllegalStateException("unexpected " + physical);

@@ -241,7 +241,7 @@ public final class CompressedBlockReader {
      */
     public short readShortLE() {
         if (curEnd - curPos >= 2) {
-            short v = (short) LittleEndian.SHORT.get(cur, curPos);
+            short v = LittleEndian.getShort(cur, curPos);
             curPos += 2;
             return v;
         }
@@ -255,7 +255,7 @@ public final class CompressedBlockReader {
      */
     public int readIntLE() {
         if (curEnd - curPos >= 4) {
-            int v = (int) LittleEndian.INT.get(cur, curPos);
+            int v = LittleEndian.getInt(cur, curPos);
             curPos += 4;
             return v;
         }
@@ -269,7 +269,7 @@ public final class CompressedBlockReader {
      */
     public long readLongLE() {
         if (curEnd - curPos >= 8) {
-            long v = (long) LittleEndian.LONG.get(cur, curPos);
+            long v = LittleEndian.getLong(cur, curPos);
             curPos += 8;
             return v;
         }
@@ -418,8 +418,8 @@ public final class CompressedBlockReader {
     private void verifyChecksum(int p, int compressedSize) {
         CityHash102.cityHash128(
                 file, p + CompressedBlockWriter.CHECKSUM_SIZE, compressedSize, hash);
-        long low = (long) LittleEndian.LONG.get(file, p);
-        long high = (long) LittleEndian.LONG.get(file, p + 8);
+        long low = LittleEndian.getLong(file, p);
+        long high = LittleEndian.getLong(file, p + 8);
         if (low != hash[0] || high != hash[1]) {
             throw new CorruptDataException(
                     fileName,
@@ -467,6 +467,6 @@ public final class CompressedBlockReader {
     }
 
     private long u32(int i) {
-        return ((int) LittleEndian.INT.get(file, i)) & 0xffffffffL;
+        return LittleEndian.getInt(file, i) & 0xffffffffL;
     }
 }

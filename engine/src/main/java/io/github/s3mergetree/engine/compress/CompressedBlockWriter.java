@@ -181,7 +181,7 @@ public final class CompressedBlockWriter implements Closeable {
     public void writeShortLE(int v) throws IOException {
         if (buf.length - pos > 2) {
             ensureOpen();
-            LittleEndian.SHORT.set(buf, pos, (short) v);
+            LittleEndian.putShort(buf, pos, (short) v);
             pos += 2;
         } else {
             writeBytesLE(v, 2);
@@ -197,7 +197,7 @@ public final class CompressedBlockWriter implements Closeable {
     public void writeIntLE(int v) throws IOException {
         if (buf.length - pos > 4) {
             ensureOpen();
-            LittleEndian.INT.set(buf, pos, v);
+            LittleEndian.putInt(buf, pos, v);
             pos += 4;
         } else {
             writeBytesLE(v, 4);
@@ -213,7 +213,7 @@ public final class CompressedBlockWriter implements Closeable {
     public void writeLongLE(long v) throws IOException {
         if (buf.length - pos > 8) {
             ensureOpen();
-            LittleEndian.LONG.set(buf, pos, v);
+            LittleEndian.putLong(buf, pos, v);
             pos += 8;
         } else {
             writeBytesLE(v, 8);
@@ -350,11 +350,11 @@ public final class CompressedBlockWriter implements Closeable {
         int payload = codec.compress(buf, 0, pos, blockBuf, CHECKSUM_SIZE + HEADER_SIZE);
         int compressedSize = HEADER_SIZE + payload;
         blockBuf[CHECKSUM_SIZE] = codec.methodByte();
-        LittleEndian.INT.set(blockBuf, CHECKSUM_SIZE + 1, compressedSize);
-        LittleEndian.INT.set(blockBuf, CHECKSUM_SIZE + 5, pos);
+        LittleEndian.putInt(blockBuf, CHECKSUM_SIZE + 1, compressedSize);
+        LittleEndian.putInt(blockBuf, CHECKSUM_SIZE + 5, pos);
         CityHash102.cityHash128(blockBuf, CHECKSUM_SIZE, compressedSize, checksum);
-        LittleEndian.LONG.set(blockBuf, 0, checksum[0]);
-        LittleEndian.LONG.set(blockBuf, 8, checksum[1]);
+        LittleEndian.putLong(blockBuf, 0, checksum[0]);
+        LittleEndian.putLong(blockBuf, 8, checksum[1]);
         int total = CHECKSUM_SIZE + compressedSize;
         out.write(blockBuf, 0, total);
         fileHash.update(blockBuf, 0, total);

@@ -1,7 +1,6 @@
 package io.github.s3mergetree.engine.hash;
 
 import io.github.s3mergetree.engine.io.LittleEndian;
-import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /**
@@ -12,8 +11,8 @@ import java.util.Objects;
  * upgraded; CityHash 1.0.3 and 1.1 produce different values. See spec §3.
  *
  * <p>All arithmetic is modulo 2<sup>64</sup> (Java {@code long} wrap-around); input bytes are
- * treated as unsigned and multi-byte loads are unaligned little-endian loads through {@link
- * VarHandle}s. The methods are static, allocation-free and thread-safe. A 128-bit result is
+ * treated as unsigned and multi-byte loads are unaligned little-endian loads ({@link
+ * LittleEndian}). The methods are static, allocation-free and thread-safe. A 128-bit result is
  * returned through a caller-provided {@code long[2]}: {@code out2[0]} = low64 (the reference
  * implementation's {@code first}), {@code out2[1]} = high64 ({@code second}).
  */
@@ -341,12 +340,16 @@ public final class CityHash102 {
         return val ^ (val >>> 47);
     }
 
+    // Every public method checks its range [off, off + len) first, and the hash reads only inside
+    // it (as the reference does: ClickHouse runs it on exact buffers), so the loads are unchecked.
     private static long fetch64(byte[] b, int i) {
-        return (long) LittleEndian.LONG.get(b, i);
+        assert i >= 0 && i <= b.length - 8 : i;
+        return LittleEndian.getLongUnchecked(b, i);
     }
 
     /** Unsigned little-endian 32-bit load, zero-extended (the reference's {@code uint32}). */
     private static long fetch32(byte[] b, int i) {
-        return ((int) LittleEndian.INT.get(b, i)) & 0xffffffffL;
+        assert i >= 0 && i <= b.length - 4 : i;
+        return LittleEndian.getIntUnchecked(b, i) & 0xffffffffL;
     }
 }

@@ -98,7 +98,7 @@ public final class SipHash128 {
             updateByte(b[off++]);
         }
         while (end - off >= 8) {
-            compress((long) LittleEndian.LONG.get(b, off));
+            compress(LittleEndian.getLong(b, off));
             off += 8;
             count += 8;
         }
@@ -146,8 +146,8 @@ public final class SipHash128 {
         sipRound();
         sipRound();
         byte[] out = new byte[16];
-        LittleEndian.LONG.set(out, 0, v0 ^ v1);
-        LittleEndian.LONG.set(out, 8, v2 ^ v3);
+        LittleEndian.putLong(out, 0, v0 ^ v1);
+        LittleEndian.putLong(out, 8, v2 ^ v3);
         v0 = s0;
         v1 = s1;
         v2 = s2;

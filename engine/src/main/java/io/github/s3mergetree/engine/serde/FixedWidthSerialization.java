@@ -42,6 +42,25 @@ final class FixedWidthSerialization extends BulkSerialization {
         if (width <= 0) {
             throw new IllegalArgumentException("not a fixed-width type: " + type.name());
         }
+        // the loops of encode and decode check their range with this width once, then move values
+        // of the physical type's own size: the two must agree
+        int physicalWidth =
+                switch (physical) {
+                    case SHORT -> 2;
+                    case INT, FLOAT -> 4;
+                    case LONG, DOUBLE -> 8;
+                    default -> width;
+                };
+        if (physicalWidth != width) {
+            throw new IllegalArgumentException(
+                    type.name()
+                            + ": "
+                            + width
+                            + " bytes per value, but "
+                            + physical
+                            + " holds "
+                            + physicalWidth);
+        }
     }
 
     @Override
@@ -86,35 +105,37 @@ final class FixedWidthSerialization extends BulkSerialization {
             return;
         }
         int p = 0;
+        // one check for the loop: every value goes into dst[0, (to - from) * width)
+        LittleEndian.checkRange(dst, 0, (to - from) * width);
         switch (physical) {
             case SHORT -> {
                 short[] d = ((ShortColumn) column).data();
                 for (int i = from; i < to; i++, p += 2) {
-                    LittleEndian.SHORT.set(dst, p, d[i]);
+                    LittleEndian.putShortUnchecked(dst, p, d[i]);
                 }
             }
             case INT -> {
                 int[] d = ((IntColumn) column).data();
                 for (int i = from; i < to; i++, p += 4) {
-                    LittleEndian.INT.set(dst, p, d[i]);
+                    LittleEndian.putIntUnchecked(dst, p, d[i]);
                 }
             }
             case LONG -> {
                 long[] d = ((LongColumn) column).data();
                 for (int i = from; i < to; i++, p += 8) {
-                    LittleEndian.LONG.set(dst, p, d[i]);
+                    LittleEndian.putLongUnchecked(dst, p, d[i]);
                 }
             }
             case FLOAT -> {
                 float[] d = ((FloatColumn) column).data();
                 for (int i = from; i < to; i++, p += 4) {
-                    LittleEndian.FLOAT.set(dst, p, d[i]);
+                    LittleEndian.putIntUnchecked(dst, p, Float.floatToRawIntBits(d[i]));
                 }
             }
             case DOUBLE -> {
                 double[] d = ((DoubleColumn) column).data();
                 for (int i = from; i < to; i++, p += 8) {
-                    LittleEndian.DOUBLE.set(dst, p, d[i]);
+                    LittleEndian.putLongUnchecked(dst, p, Double.doubleToRawLongBits(d[i]));
                 }
             }
             default -> throw new IllegalStateException("unexpected " + physical);
@@ -155,7 +176,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 short[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (short) LittleEndian.SHORT.get(src, i * 2);
+                    d[base + i] = LittleEndian.getShortUnchecked(src, i * 2);
                 }
                 c.setSize(base + rows);
             }
@@ -164,7 +185,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 int[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (int) LittleEndian.INT.get(src, i * 4);
+                    d[base + i] = LittleEndian.getIntUnchecked(src, i * 4);
                 }
                 c.setSize(base + rows);
             }
@@ -173,7 +194,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 long[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (long) LittleEndian.LONG.get(src, i * 8);
+                    d[base + i] = LittleEndian.getLongUnchecked(src, i * 8);
                 }
                 c.setSize(base + rows);
             }
@@ -182,7 +203,7 @@ final class FixedWidthSerialization extends BulkSerialization {
                 float[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (float) LittleEndian.FLOAT.get(src, i * 4);
+                    d[base + i] = Float.intBitsToFloat(LittleEndian.getIntUnchecked(src, i * 4));
                 }
                 c.setSize(base + rows);
             }
@@ -191,7 +212,8 @@ final class FixedWidthSerialization extends BulkSerialization {
                 double[] d = c.reserve(rows);
                 int base = c.size();
                 for (int i = 0; i < rows; i++) {
-                    d[base + i] = (double) LittleEndian.DOUBLE.get(src, i * 8);
+                    d[base + i] =
+                            Double.longBitsToDouble(LittleEndian.getLongUnchecked(src, i * 8));
                 }
                 c.setSize(base + rows);
             }
