@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  * {@link LittleEndian}: every access equals a little-endian {@link ByteBuffer}'s at every offset,
  * the checked accesses refuse a value that does not lie inside the array (writing nothing), and
  * {@link LittleEndian#checkRange} refuses a range outside it, overflow included — with {@code
- * sun.misc.Unsafe} (this JVM, on x86-64 before JDK 24) and with the {@code VarHandle}s (a child
- * JVM with {@code -Ds3mergetree.littleEndian.varHandles=true}).
+ * sun.misc.Unsafe} (this JVM, on x86-64 before JDK 24) and with the {@code VarHandle}s (a child JVM
+ * with {@code -Ds3mergetree.littleEndian.varHandles=true}).
  */
 class LittleEndianTest {
 
@@ -156,7 +156,12 @@ class LittleEndianTest {
         LittleEndian.checkRange(b, 3, 13);
         for (int[] r :
                 new int[][] {
-                    {-1, 4}, {0, 17}, {16, 1}, {4, -1}, {8, Integer.MAX_VALUE}, {Integer.MAX_VALUE, 8}
+                    {-1, 4},
+                    {0, 17},
+                    {16, 1},
+                    {4, -1},
+                    {8, Integer.MAX_VALUE},
+                    {Integer.MAX_VALUE, 8}
                 }) {
             assertThatThrownBy(() -> LittleEndian.checkRange(b, r[0], r[1]))
                     .isInstanceOf(IndexOutOfBoundsException.class)
