@@ -206,6 +206,15 @@ fi
 
 # the S3 API server (one JVM for both sides)
 mkdir -p "$OUT"; rm -f "$OUT/port"
+# free space, before minutes of rounds: the discarded tables (up to TRASH_MAX_GB) plus, per side, a table of
+# about the input's size with room for its merges (a ×4 run once failed at its last step, chDB's reference
+# table: NOT_ENOUGH_SPACE); FREE_SPACE_CHECK=0 skips this
+need_kb=$(( ${TRASH_MAX_GB:-6} * 1048576 + 4 * bytes * COPIES / 1024 ))
+avail_kb=$(df -Pk "$OUT" | awk 'NR == 2 { print $4 }')
+if [ "${FREE_SPACE_CHECK:-1}" != 0 ] && [ "$avail_kb" -lt "$need_kb" ]; then
+  echo "not enough free space for $OUT: $((avail_kb / 1048576)) GB free, about $(( (need_kb + 1048575) / 1048576 )) GB needed (TRASH_MAX_GB=${TRASH_MAX_GB:-6} + 4 × the input); free some, or FREE_SPACE_CHECK=0" >&2
+  exit 1
+fi
 java -Xmx1g -cp "$CP" tools/bench/BenchS3Server.java "$data" 0 "$KEY" "$SECRET" "$OUT/port" >"$OUT/s3-server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 600); do [ -f "$OUT/port" ] && break; sleep 0.1; done
