@@ -83,39 +83,57 @@ class LittleEndianTest {
                 assertThat(LittleEndian.getLong(b, off)).isEqualTo(bb.getLong(off));
                 assertThat(LittleEndian.getLongUnchecked(b, off)).isEqualTo(bb.getLong(off));
             }
-            for (int off = 0; off + 8 <= len; off++) {
-                long v = rnd.nextLong();
-                byte[] expected = b.clone();
-                ByteBuffer.wrap(expected).order(ByteOrder.LITTLE_ENDIAN).putLong(off, v);
-                byte[] checked = b.clone();
-                LittleEndian.putLong(checked, off, v);
-                byte[] unchecked = b.clone();
-                LittleEndian.putLongUnchecked(unchecked, off, v);
-                assertThat(checked).isEqualTo(expected);
-                assertThat(unchecked).isEqualTo(expected);
-            }
-            for (int off = 0; off + 4 <= len; off++) {
-                int v = rnd.nextInt();
-                byte[] expected = b.clone();
-                ByteBuffer.wrap(expected).order(ByteOrder.LITTLE_ENDIAN).putInt(off, v);
-                byte[] checked = b.clone();
-                LittleEndian.putInt(checked, off, v);
-                byte[] unchecked = b.clone();
-                LittleEndian.putIntUnchecked(unchecked, off, v);
-                assertThat(checked).isEqualTo(expected);
-                assertThat(unchecked).isEqualTo(expected);
-            }
-            for (int off = 0; off + 2 <= len; off++) {
-                short v = (short) rnd.nextInt();
-                byte[] expected = b.clone();
-                ByteBuffer.wrap(expected).order(ByteOrder.LITTLE_ENDIAN).putShort(off, v);
-                byte[] checked = b.clone();
-                LittleEndian.putShort(checked, off, v);
-                byte[] unchecked = b.clone();
-                LittleEndian.putShortUnchecked(unchecked, off, v);
-                assertThat(checked).isEqualTo(expected);
-                assertThat(unchecked).isEqualTo(expected);
-            }
+            checkPuts(
+                    b,
+                    8,
+                    rnd,
+                    (expected, checked, unchecked, off, v) -> {
+                        expected.putLong(off, v);
+                        LittleEndian.putLong(checked, off, v);
+                        LittleEndian.putLongUnchecked(unchecked, off, v);
+                    });
+            checkPuts(
+                    b,
+                    4,
+                    rnd,
+                    (expected, checked, unchecked, off, v) -> {
+                        expected.putInt(off, (int) v);
+                        LittleEndian.putInt(checked, off, (int) v);
+                        LittleEndian.putIntUnchecked(unchecked, off, (int) v);
+                    });
+            checkPuts(
+                    b,
+                    2,
+                    rnd,
+                    (expected, checked, unchecked, off, v) -> {
+                        expected.putShort(off, (short) v);
+                        LittleEndian.putShort(checked, off, (short) v);
+                        LittleEndian.putShortUnchecked(unchecked, off, (short) v);
+                    });
+        }
+    }
+
+    /** One store of {@code v} at {@code off}: into a ByteBuffer, checked, unchecked. */
+    private interface Puts {
+        void put(ByteBuffer expected, byte[] checked, byte[] unchecked, int off, long v);
+    }
+
+    /**
+     * At every offset a value of {@code width} bytes fits: all three stores give the same bytes.
+     */
+    private static void checkPuts(byte[] b, int width, Random rnd, Puts puts) {
+        for (int off = 0; off + width <= b.length; off++) {
+            byte[] expected = b.clone();
+            byte[] checked = b.clone();
+            byte[] unchecked = b.clone();
+            puts.put(
+                    ByteBuffer.wrap(expected).order(ByteOrder.LITTLE_ENDIAN),
+                    checked,
+                    unchecked,
+                    off,
+                    rnd.nextLong());
+            assertThat(checked).as("width %d at %d", width, off).isEqualTo(expected);
+            assertThat(unchecked).as("width %d at %d", width, off).isEqualTo(expected);
         }
     }
 
