@@ -82,13 +82,7 @@ public final class GatheredFixedColumn implements Column {
                 default -> throw new IllegalStateException("unexpected " + physical);
             }
         }
-        this.width =
-                switch (physical) {
-                    case BYTE -> 1;
-                    case SHORT -> 2;
-                    case INT, FLOAT -> 4;
-                    default -> 8;
-                };
+        this.width = physical.valueBytes();
     }
 
     /** Whether columns of {@code c}'s class can be gathered this way. */

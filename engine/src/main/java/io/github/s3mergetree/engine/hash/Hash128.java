@@ -40,7 +40,9 @@ public record Hash128(long low, long high) {
      */
     public static Hash128 readFrom(byte[] src, int off) {
         Objects.checkFromIndexSize(off, BYTES, src.length);
-        return new Hash128(LittleEndian.getLong(src, off), LittleEndian.getLong(src, off + 8));
+        return new Hash128(
+                LittleEndian.getLongUnchecked(src, off),
+                LittleEndian.getLongUnchecked(src, off + 8));
     }
 
     /**
@@ -75,8 +77,8 @@ public record Hash128(long low, long high) {
      */
     public void writeTo(byte[] dst, int off) {
         Objects.checkFromIndexSize(off, BYTES, dst.length);
-        LittleEndian.putLong(dst, off, low);
-        LittleEndian.putLong(dst, off + 8, high);
+        LittleEndian.putLongUnchecked(dst, off, low);
+        LittleEndian.putLongUnchecked(dst, off + 8, high);
     }
 
     /** Returns the 16-byte on-disk form {@code LE(low) || LE(high)}. */

@@ -76,12 +76,6 @@ public final class LittleEndian {
         }
     }
 
-    private static void check(byte[] b, int off, int size) {
-        if (off < 0 || off > b.length - size) {
-            throw outOfBounds(b, off, size);
-        }
-    }
-
     private static IndexOutOfBoundsException outOfBounds(byte[] b, int off, int length) {
         return new IndexOutOfBoundsException(
                 "range ["
@@ -96,37 +90,37 @@ public final class LittleEndian {
 
     /** The {@code short} at {@code b[off, off + 2)}. */
     public static short getShort(byte[] b, int off) {
-        check(b, off, 2);
+        checkRange(b, off, 2);
         return getShortUnchecked(b, off);
     }
 
     /** The {@code int} at {@code b[off, off + 4)}. */
     public static int getInt(byte[] b, int off) {
-        check(b, off, 4);
+        checkRange(b, off, 4);
         return getIntUnchecked(b, off);
     }
 
     /** The {@code long} at {@code b[off, off + 8)}. */
     public static long getLong(byte[] b, int off) {
-        check(b, off, 8);
+        checkRange(b, off, 8);
         return getLongUnchecked(b, off);
     }
 
     /** Writes {@code v} into {@code b[off, off + 2)}. */
     public static void putShort(byte[] b, int off, short v) {
-        check(b, off, 2);
+        checkRange(b, off, 2);
         putShortUnchecked(b, off, v);
     }
 
     /** Writes {@code v} into {@code b[off, off + 4)}. */
     public static void putInt(byte[] b, int off, int v) {
-        check(b, off, 4);
+        checkRange(b, off, 4);
         putIntUnchecked(b, off, v);
     }
 
     /** Writes {@code v} into {@code b[off, off + 8)}. */
     public static void putLong(byte[] b, int off, long v) {
-        check(b, off, 8);
+        checkRange(b, off, 8);
         putLongUnchecked(b, off, v);
     }
 

@@ -44,14 +44,8 @@ final class FixedWidthSerialization extends BulkSerialization {
         }
         // the loops of encode and decode check their range with this width once, then move values
         // of the physical type's own size: the two must agree
-        int physicalWidth =
-                switch (physical) {
-                    case SHORT -> 2;
-                    case INT, FLOAT -> 4;
-                    case LONG, DOUBLE -> 8;
-                    default -> width;
-                };
-        if (physicalWidth != width) {
+        int physicalWidth = physical.valueBytes();
+        if (physicalWidth != 0 && physicalWidth != width) {
             throw new IllegalArgumentException(
                     type.name()
                             + ": "

@@ -28,5 +28,19 @@ public enum PhysicalType {
     /** Per-row offsets plus a nested element column. */
     ARRAY,
     /** One column per element. */
-    TUPLE
+    TUPLE;
+
+    /**
+     * Bytes of one value of the fixed-width number forms ({@link #BYTE} … {@link #DOUBLE}), 0 for
+     * the others: the stride of the loops that move such values to and from little-endian bytes.
+     */
+    public int valueBytes() {
+        return switch (this) {
+            case BYTE -> 1;
+            case SHORT -> 2;
+            case INT, FLOAT -> 4;
+            case LONG, DOUBLE -> 8;
+            default -> 0;
+        };
+    }
 }
