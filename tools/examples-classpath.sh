@@ -17,7 +17,8 @@ if [[ ! -s "$out" ]]; then
   echo "examples-classpath: Maven wrote no classpath to $out" >&2
   exit 1
 fi
-if tr ':' '\n' < "$out" | grep -q -e '-tests\.jar$' -e '/junit/'; then
-  echo "examples-classpath: test artifacts on the command's classpath ($out): $(tr ':' '\n' < "$out" | grep -e '-tests\.jar$' -e '/junit/' | head -3 | tr '\n' ' ')" >&2
+test_artifacts="$(tr ':' '\n' < "$out" | grep -e '-tests\.jar$' -e '/junit/' || true)"
+if [[ -n "$test_artifacts" ]]; then
+  echo "examples-classpath: test artifacts on the command's classpath ($out): $(head -3 <<< "$test_artifacts" | tr '\n' ' ')" >&2
   exit 1
 fi
