@@ -24,7 +24,8 @@
 # not favour one side. Per run it records the load average (1/5/15 min) at its start and end, the job seconds
 # (ours: from the job's start of reading to its last commit, as the command's JSON summary reports it; chDB: its
 # INSERT query), the process's wall-clock (JVM / node start to exit) and CPU-seconds (user + system of the
-# whole process tree, from /usr/bin/time, which also counts reaped children), max RSS. After each round it
+# whole process tree, from /usr/bin/time, which also counts reaped children), max RSS, and the kernel's memory
+# counters over the process (reclaim, compaction, page faults: $OUT/<side>-r<round>[-p<p>].vmstat). After each round it
 # prints the three ratios ours/chDB of that round: rows per CPU-second (chDB CPU / ours CPU), job rows/s
 # (chDB job s / ours job s), wall-clock (chDB wall / ours wall). At the end: the medians of every figure and
 # ratio over the rounds, and how many rounds had each ratio ≥ 1.0 ($OUT/summary.txt).
@@ -246,6 +247,16 @@ empty_trash() {
   fi
 }
 settle_fs() { sync; sleep "${FS_SETTLE_S:-6}"; }
+# the kernel's memory counters around each measured process (system-wide, nothing else runs then): reclaim
+# by the process itself (pgscan/pgsteal_direct, allocstall), by kswapd, compaction stalls, page faults,
+# transparent huge pages, and the free and page-cache memory at its start -> $OUT/<side>-r<round>-p<p>.vmstat
+VMSTAT_KEYS="pgscan_direct pgsteal_direct allocstall_normal allocstall_movable pgscan_kswapd pgsteal_kswapd compact_stall pgfault pgmajfault thp_fault_alloc thp_fault_fallback"
+vmstat_now() { awk -v keys="$VMSTAT_KEYS" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 } ($1 in want) { print $1, $2 }' /proc/vmstat; }
+vmstat_delta() {  # before-file after-file out-file
+  { awk '/^(MemFree|Cached):/ { printf "%s_mb_at_start %d\n", tolower(substr($1, 1, length($1) - 1)), $2 / 1024 }' "$1.meminfo"
+    awk 'NR == FNR { b[$1] = $2; next } { print $1, $2 - b[$1] }' "$1" "$2"; } > "$3"
+  rm -f "$1" "$2" "$1.meminfo"
+}
 printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\tinsert_s\tload_end\tdataset\n' > "$OUT/results.tsv"
 emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
 
@@ -253,6 +264,7 @@ run_chdb() {  # round
   settle_fs
   if [ -n "$WARM" ]; then run_chdb_warm "$1"; return; fi
   local l; l=$(load)
+  cp /proc/meminfo "$OUT/vm.before.meminfo"; vmstat_now > "$OUT/vm.before"
   local t0 t1 j; t0=$(date +%s.%N)
   /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" "${CHDB_NODE[@]}" "$CHDB_SCRIPT" "$DDL" \
       "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" &
@@ -264,6 +276,7 @@ run_chdb() {  # round
   wait "$cpu_pid" || true
   j=$(tail -1 "$OUT/chdb-$1.out")
   t1=$(date +%s.%N)
+  vmstat_now > "$OUT/vm.after"; vmstat_delta "$OUT/vm.before" "$OUT/vm.after" "$OUT/chdb-r$1.vmstat"
   echo "$j" > "$OUT/chdb-$1.json"
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, l, w, t, le, ds] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
@@ -341,6 +354,7 @@ run_ours() {  # round parallelism [side classpath]
   extra+=($args)
   settle_fs
   local l; l=$(load)
+  cp /proc/meminfo "$OUT/vm.before.meminfo"; vmstat_now > "$OUT/vm.before"
   local t0 t1; t0=$(date +%s.%N)
   # WARM: the same command WARM times in one JVM (tools/bench/WarmIngest.java), run i into "$table-w<i>"
   local launcher=(io.github.s3mergetree.examples.cli.S3MergeTreeCommand)
@@ -359,6 +373,7 @@ run_ours() {  # round parallelism [side classpath]
     || { echo "our ingest failed (see $OUT/$side-r$1-p$2.err)" >&2; tail -5 "$OUT/$side-r$1-p$2.err" >&2; exit 1; }
   wait "$cpu_pid" || true
   t1=$(date +%s.%N)
+  vmstat_now > "$OUT/vm.after"; vmstat_delta "$OUT/vm.before" "$OUT/vm.after" "$OUT/$side-r$1-p$2.vmstat"
   if [ -n "$WARM" ]; then
     grep '^WARM ' "$OUT/$side-r$1-p$2.out" | warm_rows "$side" "$1" "$2" "$l"
     # only the last round's last run is compared with chDB's table
