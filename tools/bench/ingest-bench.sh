@@ -249,13 +249,15 @@ empty_trash() {
 settle_fs() { sync; sleep "${FS_SETTLE_S:-6}"; }
 # the kernel's memory counters around each measured process (system-wide, nothing else runs then): reclaim
 # by the process itself (pgscan/pgsteal_direct, allocstall), by kswapd, compaction stalls, page faults,
-# transparent huge pages, and the free and page-cache memory at its start -> $OUT/<side>-r<round>-p<p>.vmstat
+# transparent huge pages, and the free and page-cache memory at its start; vmstat_begin before the process,
+# vmstat_end FILE after it writes the differences into FILE ($OUT/<side>-r<round>[-p<p>].vmstat)
 VMSTAT_KEYS="pgscan_direct pgsteal_direct allocstall_normal allocstall_movable pgscan_kswapd pgsteal_kswapd compact_stall pgfault pgmajfault thp_fault_alloc thp_fault_fallback"
 vmstat_now() { awk -v keys="$VMSTAT_KEYS" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 } ($1 in want) { print $1, $2 }' /proc/vmstat; }
-vmstat_delta() {  # before-file after-file out-file
-  { awk '/^(MemFree|Cached):/ { printf "%s_mb_at_start %d\n", tolower(substr($1, 1, length($1) - 1)), $2 / 1024 }' "$1.meminfo"
-    awk 'NR == FNR { b[$1] = $2; next } { print $1, $2 - b[$1] }' "$1" "$2"; } > "$3"
-  rm -f "$1" "$2" "$1.meminfo"
+vmstat_begin() { cp /proc/meminfo "$OUT/vm.before.meminfo"; vmstat_now > "$OUT/vm.before"; }
+vmstat_end() {  # out-file
+  { awk '/^(MemFree|Cached):/ { printf "%s_mb_at_start %d\n", tolower(substr($1, 1, length($1) - 1)), $2 / 1024 }' "$OUT/vm.before.meminfo"
+    vmstat_now | awk 'NR == FNR { b[$1] = $2; next } { print $1, $2 - b[$1] }' "$OUT/vm.before" -; } > "$1"
+  rm -f "$OUT/vm.before" "$OUT/vm.before.meminfo"
 }
 printf 'round\tside\tp\tload\trows\tseconds\twall_s\trows_per_s\tmb_per_s\tmax_rss_mb\tcpu_s\tparts\tactive_parts\tmerges\tcpu_s_by_thread_role\tinsert_s\tload_end\tdataset\n' > "$OUT/results.tsv"
 emit() { printf '%s\n' "$1" | tee -a "$OUT/results.tsv"; }
@@ -264,7 +266,7 @@ run_chdb() {  # round
   settle_fs
   if [ -n "$WARM" ]; then run_chdb_warm "$1"; return; fi
   local l; l=$(load)
-  cp /proc/meminfo "$OUT/vm.before.meminfo"; vmstat_now > "$OUT/vm.before"
+  vmstat_begin
   local t0 t1 j; t0=$(date +%s.%N)
   /usr/bin/time -f '%M %U %S' -o "$OUT/chdb.time" "${CHDB_NODE[@]}" "$CHDB_SCRIPT" "$DDL" \
       "s3('$EP/bucket/$PREFIX/*.$EXT', '$KEY', '$SECRET', '$FORMAT')" "$CHDB_SETTINGS" > "$OUT/chdb-$1.out" &
@@ -276,7 +278,7 @@ run_chdb() {  # round
   wait "$cpu_pid" || true
   j=$(tail -1 "$OUT/chdb-$1.out")
   t1=$(date +%s.%N)
-  vmstat_now > "$OUT/vm.after"; vmstat_delta "$OUT/vm.before" "$OUT/vm.after" "$OUT/chdb-r$1.vmstat"
+  vmstat_end "$OUT/chdb-r$1.vmstat"
   echo "$j" > "$OUT/chdb-$1.json"
   emit "$(node -e '
     const j = JSON.parse(process.argv[1]); const [r, l, w, t, le, ds] = process.argv.slice(2); const [rss, u, sy] = t.trim().split(/\s+/).map(Number);
@@ -354,7 +356,7 @@ run_ours() {  # round parallelism [side classpath]
   extra+=($args)
   settle_fs
   local l; l=$(load)
-  cp /proc/meminfo "$OUT/vm.before.meminfo"; vmstat_now > "$OUT/vm.before"
+  vmstat_begin
   local t0 t1; t0=$(date +%s.%N)
   # WARM: the same command WARM times in one JVM (tools/bench/WarmIngest.java), run i into "$table-w<i>"
   local launcher=(io.github.s3mergetree.examples.cli.S3MergeTreeCommand)
@@ -373,7 +375,7 @@ run_ours() {  # round parallelism [side classpath]
     || { echo "our ingest failed (see $OUT/$side-r$1-p$2.err)" >&2; tail -5 "$OUT/$side-r$1-p$2.err" >&2; exit 1; }
   wait "$cpu_pid" || true
   t1=$(date +%s.%N)
-  vmstat_now > "$OUT/vm.after"; vmstat_delta "$OUT/vm.before" "$OUT/vm.after" "$OUT/$side-r$1-p$2.vmstat"
+  vmstat_end "$OUT/$side-r$1-p$2.vmstat"
   if [ -n "$WARM" ]; then
     grep '^WARM ' "$OUT/$side-r$1-p$2.out" | warm_rows "$side" "$1" "$2" "$l"
     # only the last round's last run is compared with chDB's table
