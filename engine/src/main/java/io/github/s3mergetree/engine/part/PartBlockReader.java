@@ -51,8 +51,7 @@ public final class PartBlockReader implements AutoCloseable {
             }
             DataType type = part.columnTypes().get(i);
             t.add(type);
-            BulkSerialization s =
-                    BulkSerialization.forColumn(col, type, part.stringsWithSizeStream(type));
+            BulkSerialization s = part.serialization(col, type);
             Map<String, ByteSource> streams = new HashMap<>();
             for (String stream : s.streams()) {
                 String f = PartWriter.fileName(stream) + ".bin";

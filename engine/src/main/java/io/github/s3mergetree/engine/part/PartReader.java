@@ -10,6 +10,7 @@ import io.github.s3mergetree.engine.io.ByteArraySource;
 import io.github.s3mergetree.engine.io.ByteSource;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.DeserializationState;
+import io.github.s3mergetree.engine.serde.NestedOffsets;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
@@ -311,6 +312,26 @@ public final class PartReader {
     }
 
     /**
+     * The serialization of column {@code column} of {@code type} as this part stores it: where its
+     * outermost array sizes are (its own {@code <column>.size0}, or the {@code n.size0} it shares
+     * with the other columns of its Nested structure, see {@link NestedOffsets}) is read from the
+     * part's files, so parts written with either {@code share_nested_offsets} read back.
+     */
+    BulkSerialization serialization(String column, DataType type) throws IOException {
+        String shared = NestedOffsets.sharedSizesStream(column, type).orElse(null);
+        if (shared != null
+                && (checksums.entries().containsKey(binFile(NestedOffsets.ownSizesStream(column)))
+                        || !checksums.entries().containsKey(binFile(shared)))) {
+            shared = null;
+        }
+        return BulkSerialization.forColumn(column, type, stringsWithSizeStream(type), shared, true);
+    }
+
+    private static String binFile(String stream) {
+        return PartWriter.fileName(stream) + ".bin";
+    }
+
+    /**
      * Reads the named columns sequentially in blocks of at most {@code maxRows} rows, with bounded
      * memory (for merges).
      */
@@ -347,8 +368,7 @@ public final class PartReader {
                         "part " + describe("") + " has no column " + col);
             }
             DataType type = types.get(i);
-            BulkSerialization s =
-                    BulkSerialization.forColumn(col, type, stringsWithSizeStream(type));
+            BulkSerialization s = serialization(col, type);
             Map<String, ByteSource> sources = new HashMap<>();
             for (String stream : s.streams()) {
                 String file = PartWriter.fileName(stream) + ".bin";

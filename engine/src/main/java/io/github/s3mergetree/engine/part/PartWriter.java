@@ -9,12 +9,14 @@ import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.hash.SipHash128;
 import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
+import io.github.s3mergetree.engine.serde.NestedOffsets;
 import io.github.s3mergetree.engine.serde.StreamNames;
 import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.MapType;
 import io.github.s3mergetree.engine.types.NullableType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -187,12 +189,50 @@ public final class PartWriter {
             this.extremes = Block.empty(partition.minmaxColumns(), minmaxTypes, 16);
             this.written = new boolean[names.size()];
             try {
+                // the outer sizes of a Nested structure's columns (n.a, n.b): one shared stream
+                // (n.size0), written by the structure's first column in the part's order
+                Map<String, String> sharedSizesWriter = new LinkedHashMap<>();
+                Map<String, String> streamColumn = new LinkedHashMap<>();
                 for (int c = 0; c < names.size(); c++) {
                     String name = names.get(c);
-                    BulkSerialization s = BulkSerialization.forColumn(name, types.get(c));
+                    String shared =
+                            options.shareNestedOffsets()
+                                    ? NestedOffsets.sharedSizesStream(name, types.get(c))
+                                            .orElse(null)
+                                    : null;
+                    String sharedWriter =
+                            shared == null ? null : sharedSizesWriter.putIfAbsent(shared, name);
+                    boolean writesShared = shared != null && sharedWriter == null;
+                    if (sharedWriter != null
+                            && (types.get(c) instanceof MapType
+                                    || types.get(names.indexOf(sharedWriter)) instanceof MapType)) {
+                        // a Map's sizes are not validated as arrays' are: ClickHouse refuses
+                        // such tables at CREATE TABLE (BAD_ARGUMENTS)
+                        throw new IllegalArgumentException(
+                                "Columns '"
+                                        + sharedWriter
+                                        + "' and '"
+                                        + name
+                                        + "' have streams with collision in file name "
+                                        + fileName(shared));
+                    }
+                    BulkSerialization s =
+                            BulkSerialization.forColumn(
+                                    name, types.get(c), false, shared, writesShared);
                     CompressionCodec codec = codecs.getOrDefault(name, options.defaultCodec());
                     List<StreamWriter> streams = new ArrayList<>();
                     for (String stream : s.streams()) {
+                        String other = streamColumn.putIfAbsent(fileName(stream), name);
+                        if (other != null) {
+                            // what ClickHouse refuses at CREATE TABLE (BAD_ARGUMENTS)
+                            throw new IllegalArgumentException(
+                                    "Columns '"
+                                            + other
+                                            + "' and '"
+                                            + name
+                                            + "' have streams with collision in file name "
+                                            + fileName(stream));
+                        }
                         StreamWriter w =
                                 new StreamWriter(
                                         store,
@@ -232,6 +272,14 @@ public final class PartWriter {
             if (!pkTypes.isEmpty() && primaryKey.rows() != n) {
                 throw new IllegalArgumentException(
                         "primary key has " + primaryKey.rows() + " rows, block has " + n);
+            }
+            if (options.shareNestedOffsets()) {
+                // a shared n.size0 holds one size per row for all of n's arrays
+                NestedOffsets.validateArraySizes(
+                        block.names(),
+                        block.types(),
+                        block.columns(),
+                        rows + (pending == null ? 0 : pending.rows()));
             }
             if (perGranule == 0) {
                 perGranule = granuleRows(block);

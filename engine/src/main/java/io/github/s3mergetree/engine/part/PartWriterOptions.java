@@ -15,6 +15,9 @@ import io.github.s3mergetree.engine.compress.CompressionCodecs;
  * @param defaultCodec the codec of columns without {@code CODEC(...)} (LZ4)
  * @param fsync whether files and directories are fsynced before a part becomes visible ({@code
  *     fsync_after_insert} / {@code fsync_part_directory})
+ * @param shareNestedOffsets {@code share_nested_offsets} (true): Array and Map columns with dotted
+ *     names ({@code n.a}, {@code n.b}) share one stream of outer sizes per prefix ({@code
+ *     n.size0}), as ClickHouse's Nested columns do; false gives each its own ({@code n%2Ea.size0})
  */
 public record PartWriterOptions(
         int indexGranularity,
@@ -22,7 +25,26 @@ public record PartWriterOptions(
         int minCompressBlockSize,
         int maxCompressBlockSize,
         CompressionCodec defaultCodec,
-        boolean fsync) {
+        boolean fsync,
+        boolean shareNestedOffsets) {
+
+    /** Options with {@code share_nested_offsets = 1}, ClickHouse's default. */
+    public PartWriterOptions(
+            int indexGranularity,
+            long indexGranularityBytes,
+            int minCompressBlockSize,
+            int maxCompressBlockSize,
+            CompressionCodec defaultCodec,
+            boolean fsync) {
+        this(
+                indexGranularity,
+                indexGranularityBytes,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                defaultCodec,
+                fsync,
+                true);
+    }
 
     public PartWriterOptions {
         if (indexGranularity <= 0) {
@@ -55,7 +77,13 @@ public record PartWriterOptions(
 
     public PartWriterOptions withIndexGranularity(int rows, long bytes) {
         return new PartWriterOptions(
-                rows, bytes, minCompressBlockSize, maxCompressBlockSize, defaultCodec, fsync);
+                rows,
+                bytes,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                defaultCodec,
+                fsync,
+                shareNestedOffsets);
     }
 
     public PartWriterOptions withFsync(boolean value) {
@@ -65,6 +93,19 @@ public record PartWriterOptions(
                 minCompressBlockSize,
                 maxCompressBlockSize,
                 defaultCodec,
+                value,
+                shareNestedOffsets);
+    }
+
+    /** These options with {@code share_nested_offsets} = {@code value}. */
+    public PartWriterOptions withShareNestedOffsets(boolean value) {
+        return new PartWriterOptions(
+                indexGranularity,
+                indexGranularityBytes,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                defaultCodec,
+                fsync,
                 value);
     }
 }

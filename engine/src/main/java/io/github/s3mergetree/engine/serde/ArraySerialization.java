@@ -8,20 +8,27 @@ import java.util.List;
 
 /**
  * Array(T) and Map(K, V): a {@code .size<depth>} stream of UInt64 element counts per row (not
- * cumulative offsets), then the granule's elements in T's streams.
+ * cumulative offsets), then the granule's elements in T's streams. The outermost sizes of a Nested
+ * structure's column are a stream shared with the structure's other columns ({@link
+ * NestedOffsets}); a column that does not write the shared stream ({@code ownsSizes} false) leaves
+ * it out of its streams and writes only its elements, and still reads it.
  */
 final class ArraySerialization extends BulkSerialization {
     private final String sizeStream;
+    private final boolean ownsSizes;
     private final BulkSerialization element;
 
-    ArraySerialization(String sizeStream, BulkSerialization element) {
+    ArraySerialization(String sizeStream, boolean ownsSizes, BulkSerialization element) {
         this.sizeStream = sizeStream;
+        this.ownsSizes = ownsSizes;
         this.element = element;
     }
 
     @Override
     public void enumerateStreams(List<String> out) {
-        out.add(sizeStream);
+        if (ownsSizes) {
+            out.add(sizeStream);
+        }
         element.enumerateStreams(out);
     }
 
@@ -38,13 +45,17 @@ final class ArraySerialization extends BulkSerialization {
     @Override
     public void serialize(Column column, int from, int to, StreamSinks sinks) {
         ArrayColumn c = (ArrayColumn) column;
-        ByteSink sizes = sinks.sink(sizeStream);
         int[] offsets = c.offsets();
-        int prev = c.start(from);
-        int first = prev;
-        for (int i = from; i < to; i++) {
-            sizes.writeLongLE(offsets[i] - prev);
-            prev = offsets[i];
+        int first = c.start(from);
+        int prev = first;
+        if (ownsSizes) {
+            ByteSink sizes = sinks.sink(sizeStream);
+            for (int i = from; i < to; i++) {
+                sizes.writeLongLE(offsets[i] - prev);
+                prev = offsets[i];
+            }
+        } else if (to > from) {
+            prev = offsets[to - 1];
         }
         if (prev > first) {
             element.serialize(c.elements(), first, prev, sinks);

@@ -23,7 +23,7 @@ import java.util.List;
 public abstract class BulkSerialization {
     /** The serialization of a column named {@code columnName} of {@code type}. */
     public static BulkSerialization forColumn(String columnName, DataType type) {
-        return create(type, StreamNames.escape(columnName), 0, false);
+        return create(type, StreamNames.escape(columnName), 0, false, null, true);
     }
 
     /**
@@ -34,35 +34,73 @@ public abstract class BulkSerialization {
      */
     public static BulkSerialization forColumn(
             String columnName, DataType type, boolean stringsWithSizeStream) {
-        return create(type, StreamNames.escape(columnName), 0, stringsWithSizeStream);
+        return create(type, StreamNames.escape(columnName), 0, stringsWithSizeStream, null, true);
+    }
+
+    /**
+     * The serialization of a column whose outermost array sizes live in the stream {@code
+     * outerSizesStream} instead of its own {@code <column>.size0}: the sizes shared by the columns
+     * of a Nested structure ({@code n.size0}, see {@link NestedOffsets}). Of the columns sharing
+     * the stream, exactly one writes it ({@code writesOuterSizes}); the others neither list it in
+     * {@link #streams()} nor write it, but read it. {@code outerSizesStream} null means the
+     * column's own stream; it is ignored for columns that are not an Array or Map.
+     */
+    public static BulkSerialization forColumn(
+            String columnName,
+            DataType type,
+            boolean stringsWithSizeStream,
+            String outerSizesStream,
+            boolean writesOuterSizes) {
+        return create(
+                type,
+                StreamNames.escape(columnName),
+                0,
+                stringsWithSizeStream,
+                outerSizesStream,
+                writesOuterSizes);
     }
 
     static BulkSerialization create(DataType type, String base, int arrayDepth) {
-        return create(type, base, arrayDepth, false);
+        return create(type, base, arrayDepth, false, null, true);
     }
 
     private static BulkSerialization create(
-            DataType type, String base, int arrayDepth, boolean sizeStream) {
+            DataType type,
+            String base,
+            int arrayDepth,
+            boolean sizeStream,
+            String outerSizes,
+            boolean writesOuterSizes) {
         if (type instanceof LowCardinalityType lc) {
             return new LowCardinalitySerialization(lc, base);
         }
         if (type instanceof NullableType n) {
             return new NullableSerialization(
-                    base, create(n.nested(), base, arrayDepth, sizeStream));
+                    base, create(n.nested(), base, arrayDepth, sizeStream, null, true));
         }
         if (type instanceof MapType m) {
-            return create(m.storageType(), base, arrayDepth, sizeStream);
+            return create(
+                    m.storageType(), base, arrayDepth, sizeStream, outerSizes, writesOuterSizes);
         }
         if (type instanceof ArrayType a) {
+            boolean shared = outerSizes != null && arrayDepth == 0;
             return new ArraySerialization(
-                    base + ".size" + arrayDepth,
-                    create(a.element(), base, arrayDepth + 1, sizeStream));
+                    shared ? outerSizes : base + ".size" + arrayDepth,
+                    !shared || writesOuterSizes,
+                    create(a.element(), base, arrayDepth + 1, sizeStream, null, true));
         }
         if (type instanceof TupleType t) {
             List<BulkSerialization> elements = new ArrayList<>();
             for (int i = 0; i < t.elements().size(); i++) {
                 String elementBase = base + "%2E" + StreamNames.escape(t.elementStreamName(i));
-                elements.add(create(t.elements().get(i), elementBase, arrayDepth, sizeStream));
+                elements.add(
+                        create(
+                                t.elements().get(i),
+                                elementBase,
+                                arrayDepth,
+                                sizeStream,
+                                null,
+                                true));
             }
             return new TupleSerialization(elements);
         }

@@ -12,6 +12,7 @@ import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
+import io.github.s3mergetree.engine.serde.NestedOffsets;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.store.Uninterruptibly;
 import io.github.s3mergetree.engine.types.DataType;
@@ -116,6 +117,9 @@ public final class InsertWriter {
         if (block.rows() == 0) {
             return List.of();
         }
+        if (layout.partFormat().shareNestedOffsets()) {
+            validateNestedSizes(block);
+        }
         long t0 = System.nanoTime();
         List<Column> partitionColumns = evaluate(layout.partitionKey(), block);
         List<Column> sortColumns = evaluate(layout.sortingKey(), block);
@@ -182,6 +186,19 @@ public final class InsertWriter {
             throw e;
         }
         return out;
+    }
+
+    /**
+     * Refuses the block, before anything is written, if a row's arrays of one Nested structure
+     * ({@code n.a}, {@code n.b}) differ in size, naming the row of the block as it arrived.
+     */
+    private static void validateNestedSizes(BlockChunks block) {
+        long firstRow = 0;
+        for (Block chunk : block.chunks()) {
+            NestedOffsets.validateArraySizes(
+                    chunk.names(), chunk.types(), chunk.columns(), firstRow);
+            firstRow += chunk.rows();
+        }
     }
 
     /** A fresh temporary directory name: {@code tmp_<purpose>_<partition>_<millis>_<uuid>}. */

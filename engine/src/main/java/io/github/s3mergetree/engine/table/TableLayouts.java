@@ -66,7 +66,8 @@ public final class TableLayouts {
                         (int) s.maxCompressBlockSize(),
                         CompressionCodecs.lz4(),
                         s.getBoolean("fsync_after_insert", false)
-                                || s.getBoolean("fsync_part_directory", false));
+                                || s.getBoolean("fsync_part_directory", false),
+                        s.getBoolean("share_nested_offsets", true));
         TableSettings defaults = TableSettings.defaults();
         SimpleMergeSelector.Settings selector = mergeSelector(schema.name(), s);
         TableSettings settings =

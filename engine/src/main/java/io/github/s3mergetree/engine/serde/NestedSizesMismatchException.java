@@ -1,0 +1,48 @@
+package io.github.s3mergetree.engine.serde;
+
+/**
+ * Two Array columns of one Nested structure ({@code n.a}, {@code n.b}) have different sizes in a
+ * row, which their shared {@code n.size0} stream cannot hold: ClickHouse refuses such an insert
+ * with {@code SIZES_OF_ARRAYS_DONT_MATCH}, and so does the engine. The message is ClickHouse's,
+ * followed by the row and both sizes.
+ */
+public final class NestedSizesMismatchException extends IllegalArgumentException {
+    private final String structure;
+    private final long row;
+
+    public NestedSizesMismatchException(
+            String firstColumn,
+            String otherColumn,
+            String structure,
+            long row,
+            int firstSize,
+            int otherSize) {
+        super(
+                "Elements '"
+                        + firstColumn
+                        + "' and '"
+                        + otherColumn
+                        + "' of Nested data structure '"
+                        + structure
+                        + "' (Array columns) have different array sizes"
+                        + " (SIZES_OF_ARRAYS_DONT_MATCH): row "
+                        + row
+                        + " of the block has "
+                        + firstSize
+                        + " and "
+                        + otherSize
+                        + " elements");
+        this.structure = structure;
+        this.row = row;
+    }
+
+    /** The Nested structure's name ({@code n} of {@code n.a}). */
+    public String structure() {
+        return structure;
+    }
+
+    /** The row of the block (0-based) where the sizes differ. */
+    public long row() {
+        return row;
+    }
+}

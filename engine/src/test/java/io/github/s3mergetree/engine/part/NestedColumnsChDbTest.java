@@ -1,0 +1,290 @@
+package io.github.s3mergetree.engine.part;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.format.RowBinary;
+import io.github.s3mergetree.engine.merge.PartMerger;
+import io.github.s3mergetree.engine.serde.NestedSizesMismatchException;
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableLayout;
+import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbSession;
+import io.github.s3mergetree.engine.testing.LocalParts;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Array columns with dotted names, ClickHouse's Nested layout ({@code meta.key}, {@code
+ * meta.value}): our parts share one {@code meta.size0} per prefix as ClickHouse's do and chDB reads
+ * them exactly as it reads its own insert of the same rows; we read chDB's own such parts; merges
+ * of them (ours and chDB's, horizontal and vertical) pass CHECK TABLE with chDB's rows; arrays of
+ * different sizes under one prefix are refused as ClickHouse refuses them.
+ */
+class NestedColumnsChDbTest {
+    @TempDir static Path tmp;
+    @ChDbSession static ChDb ch;
+
+    /**
+     * Several prefixes (meta, n, a, z), element types String, LowCardinality(String),
+     * Nullable(Int32), Nullable(String), Array(Array(String)), Array(Int8); a prefix of one column
+     * (z); a dotted name of two dots (a.b.c); non-array dotted columns (x.y String, d.t Tuple with
+     * an array), a dotted Map (m.m) and an undotted Tuple holding an array (tt).
+     */
+    static final String STRUCTURE =
+            "id UInt32, `meta.key` Array(String), `meta.value` Array(LowCardinality(String)),"
+                    + " `n.a` Array(Nullable(Int32)), `n.b` Array(Array(String)),"
+                    + " `n.c` Array(Array(Int8)), `x.y` String, `z.w` Array(UInt8),"
+                    + " tt Tuple(a Array(Int32), b Int8), `m.m` Map(String, Int32),"
+                    + " `d.t` Tuple(a Array(Int32), b Int8), `a.b.c` Array(Int32),"
+                    + " `a.e` Array(Nullable(String))";
+
+    /** Rows with ids {@code 3 * number + SEED}; arrays of one prefix have equal sizes per row. */
+    static final String GENERATOR =
+            "SELECT toUInt32(number * 3 + SEED) AS id, arrayMap(i -> concat('k', toString((number +"
+                + " i) % 37)), range(l1)), arrayMap(i -> concat('v', toString(i % 3)), range(l1)),"
+                + " arrayMap(i -> if((number + i) % 3 = 0, NULL, toInt32(number * i) - 100),"
+                + " range(l2)), arrayMap(i -> arrayMap(j -> repeat('x', j), range((number + i) %"
+                + " 3)), range(l2)), arrayMap(i -> arrayMap(j -> toInt8(j - i), range(i % 4)),"
+                + " range(l2)), toString(number), arrayMap(i -> toUInt8(i), range(number % 3)),"
+                + " tuple(arrayMap(i -> toInt32(i), range(number % 2)), toInt8(number % 100)),"
+                + " mapFromArrays(arrayMap(i -> concat('m', toString(i)), range(l3)), arrayMap(i ->"
+                + " toInt32(i * number), range(l3))), tuple(arrayMap(i -> toInt32(i + 7),"
+                + " range(l3)), toInt8(SEED)), arrayMap(i -> toInt32(i + number), range(l4)),"
+                + " arrayMap(i -> if(i = 1, NULL, toString(i * number)), range(l4)) FROM (SELECT"
+                + " number, cityHash64(number, SEED) % 4 AS l1, cityHash64(number, SEED, 2) % 5 AS"
+                + " l2, cityHash64(number, SEED, 3) % 3 AS l3, cityHash64(number, SEED, 4) % 3 AS"
+                + " l4 FROM numbers(ROWS))";
+
+    @ParameterizedTest(name = "index_granularity_bytes = {0}")
+    @ValueSource(longs = {10485760, 0})
+    void partsShareOffsetsPerPrefixAndMergeAsClickHouses(long granularityBytes) throws Exception {
+        String name = "t" + granularityBytes;
+        String settings =
+                " SETTINGS index_granularity = 100, index_granularity_bytes = " + granularityBytes;
+        String tail = " ENGINE = MergeTree ORDER BY id" + settings;
+        TableLayout layout =
+                TableLayouts.fromDdl("CREATE TABLE " + name + " (" + STRUCTURE + ")" + tail);
+        ch.execute(
+                "CREATE TABLE ref_"
+                        + name
+                        + " ("
+                        + STRUCTURE
+                        + ")"
+                        + tail
+                        + ", min_bytes_for_wide_part = 0, ratio_of_defaults_for_sparse_serialization = 1");
+        for (String t : List.of("ours_", "merged_", "vmerged_")) {
+            ch.execute("CREATE TABLE " + t + name + " (" + STRUCTURE + ")" + tail);
+        }
+        MergeTreeTable table =
+                MergeTreeTable.open(LocalParts.store(tmp.resolve(name)), layout, Clock.systemUTC());
+        ch.execute("CREATE TABLE gen_" + name + " (" + STRUCTURE + ") ENGINE = Memory");
+        for (int seed = 0; seed < 3; seed++) {
+            Path data = tmp.resolve(name + "_" + seed + ".bin");
+            // through a table of the structure: the generator's values cast to the column types
+            ch.execute("TRUNCATE TABLE gen_" + name);
+            ch.execute(
+                    "INSERT INTO gen_"
+                            + name
+                            + " "
+                            + GENERATOR
+                                    .replace("SEED", Integer.toString(seed))
+                                    .replace("ROWS", Integer.toString(1500 + 200 * seed)));
+            ch.execute(
+                    "SELECT * FROM gen_"
+                            + name
+                            + " ORDER BY id INTO OUTFILE '"
+                            + data
+                            + "' FORMAT RowBinary");
+            ch.execute(
+                    "INSERT INTO ref_"
+                            + name
+                            + " SELECT * FROM file('"
+                            + data
+                            + "', RowBinary, '"
+                            + STRUCTURE.replace("'", "\\'")
+                            + "')");
+            table.insert(
+                    RowBinary.read(
+                            Files.readAllBytes(data),
+                            layout.columnNames(),
+                            layout.columnTypes(),
+                            data.toString()));
+        }
+        List<Path> ours = new ArrayList<>();
+        for (ActivePart p : table.activeParts()) {
+            Path dir = LocalParts.root(table).resolve(p.name().toString());
+            ours.add(dir);
+            // ClickHouse's file names: one shared sizes stream per prefix, own deeper sizes
+            assertThat(dir.resolve("meta.size0.bin")).exists();
+            assertThat(dir.resolve("n.size0.bin")).exists();
+            assertThat(dir.resolve("a.size0.bin")).exists();
+            assertThat(dir.resolve("z.size0.bin")).exists();
+            assertThat(dir.resolve("m.size0.bin")).exists();
+            assertThat(dir.resolve("n%2Eb.size1.bin")).exists();
+            assertThat(dir.resolve("n%2Ec.size1.bin")).exists();
+            assertThat(dir.resolve("d%2Et%2Ea.size0.bin")).exists();
+            assertThat(dir.resolve("tt%2Ea.size0.bin")).exists();
+            try (Stream<Path> files = Files.list(dir)) {
+                assertThat(files.map(f -> f.getFileName().toString()))
+                        .noneMatch(
+                                f ->
+                                        f.matches(".*%2E.*\\.size0\\..*")
+                                                && !f.startsWith("d%2Et")
+                                                && !f.startsWith("tt"));
+            }
+            LocalParts.open(dir).verify();
+            ch.attachPart("ours_" + name, dir);
+        }
+        assertThat(ours).hasSize(3);
+        ch.assertCheckTablePasses("ours_" + name);
+        assertSameRows("ours_" + name, "ref_" + name);
+
+        // our reader reads chDB's own parts (shared offsets, 26.x layout) row for row
+        List<Path> chdbParts = new ArrayList<>();
+        for (String[] row :
+                ch.rows(
+                        "SELECT path FROM system.parts WHERE table = 'ref_"
+                                + name
+                                + "' AND active ORDER BY min_block_number")) {
+            chdbParts.add(Path.of(row[0]));
+        }
+        assertThat(chdbParts).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            Block theirs = LocalParts.open(chdbParts.get(i)).readAll();
+            Block mine = LocalParts.open(ours.get(i)).readAll();
+            assertThat(theirs.rows()).isEqualTo(1500 + 200 * i);
+            assertThat(RowBinary.write(theirs)).isEqualTo(RowBinary.write(mine));
+        }
+
+        // merges of such parts, sources ours and chDB's, horizontal and vertical
+        PartWriter writer = new PartWriter(layout.partFormat());
+        List<PartReader> sources =
+                List.of(
+                        LocalParts.open(ours.get(0)),
+                        LocalParts.open(chdbParts.get(1)),
+                        LocalParts.open(ours.get(2)));
+        for (boolean vertical : List.of(false, true)) {
+            Path out = tmp.resolve(name + (vertical ? "-v" : "-h")).resolve("all_1_3_1");
+            LocalParts.merge(
+                    writer,
+                    sources,
+                    layout.mergeSpec(),
+                    PartitionData.UNPARTITIONED,
+                    out,
+                    new PartMerger.Progress(),
+                    vertical);
+            assertThat(out.resolve("meta.size0.bin")).exists();
+            assertThat(out.resolve("meta%2Ekey.size0.bin")).doesNotExist();
+            LocalParts.open(out).verify();
+            String target = (vertical ? "vmerged_" : "merged_") + name;
+            ch.attachPart(target, out);
+            ch.assertCheckTablePasses(target);
+            assertSameRows(target, "ref_" + name);
+        }
+        ch.execute("OPTIMIZE TABLE ref_" + name + " FINAL");
+        assertSameRows("merged_" + name, "ref_" + name);
+    }
+
+    @Test
+    void arraysOfDifferentSizesUnderOnePrefixAreRefusedAsClickHouseRefusesThem() throws Exception {
+        String ddl =
+                "CREATE TABLE mismatch (id UInt32, `n.a` Array(String), `n.b` Array(Int32),"
+                        + " `o.x` Array(UInt8)) ENGINE = MergeTree ORDER BY id";
+        TableLayout layout = TableLayouts.fromDdl(ddl);
+        ch.execute(ddl.replace("mismatch", "mismatch_ref"));
+        String values = "(1, ['a'], [1], [1, 2]), (2, ['b', 'c'], [2], [])";
+        assertThatThrownBy(() -> ch.execute("INSERT INTO mismatch_ref VALUES " + values))
+                .hasMessageContaining(
+                        "Elements 'n.a' and 'n.b' of Nested data structure 'n' (Array columns)"
+                                + " have different array sizes");
+        Path data = tmp.resolve("mismatch.bin");
+        ch.execute(
+                "SELECT * FROM values('id UInt32, `n.a` Array(String), `n.b` Array(Int32), `o.x`"
+                        + " Array(UInt8)', "
+                        + values
+                        + ") INTO OUTFILE '"
+                        + data
+                        + "' FORMAT RowBinary");
+        Block block =
+                RowBinary.read(
+                        Files.readAllBytes(data),
+                        layout.columnNames(),
+                        layout.columnTypes(),
+                        "mismatch");
+        MergeTreeTable table =
+                MergeTreeTable.open(
+                        LocalParts.store(tmp.resolve("mismatch")), layout, Clock.systemUTC());
+        assertThatThrownBy(() -> table.insert(block))
+                .isInstanceOf(NestedSizesMismatchException.class)
+                .hasMessage(
+                        "Elements 'n.a' and 'n.b' of Nested data structure 'n' (Array columns)"
+                                + " have different array sizes (SIZES_OF_ARRAYS_DONT_MATCH): row 1"
+                                + " of the block has 2 and 1 elements");
+        assertThat(table.activeParts()).isEmpty();
+        assertThat(table.temporaryDirectories()).isEmpty();
+    }
+
+    @Test
+    void shareNestedOffsetsZeroKeepsOneSizesStreamPerColumn() throws Exception {
+        String ddl =
+                "CREATE TABLE unshared (id UInt32, `n.a` Array(String), `n.b` Array(Int32))"
+                        + " ENGINE = MergeTree ORDER BY id SETTINGS share_nested_offsets = 0";
+        TableLayout layout = TableLayouts.fromDdl(ddl);
+        ch.execute(ddl + ", min_bytes_for_wide_part = 0, ratio_of_defaults_for_sparse_serialization = 1");
+        ch.execute(ddl.replace("unshared", "unshared_ref") + ", min_bytes_for_wide_part = 0, ratio_of_defaults_for_sparse_serialization = 1");
+        String values = "(1, ['a'], [1, 2]), (2, ['b', 'c'], [])";
+        ch.execute("INSERT INTO unshared_ref VALUES " + values);
+        Path data = tmp.resolve("unshared.bin");
+        ch.execute(
+                "SELECT * FROM unshared_ref ORDER BY id INTO OUTFILE '"
+                        + data
+                        + "' FORMAT RowBinary");
+        MergeTreeTable table =
+                MergeTreeTable.open(
+                        LocalParts.store(tmp.resolve("unshared")), layout, Clock.systemUTC());
+        table.insert(
+                RowBinary.read(
+                        Files.readAllBytes(data),
+                        layout.columnNames(),
+                        layout.columnTypes(),
+                        "unshared"));
+        Path dir = LocalParts.root(table).resolve(table.activeParts().get(0).name().toString());
+        assertThat(dir.resolve("n%2Ea.size0.bin")).exists();
+        assertThat(dir.resolve("n%2Eb.size0.bin")).exists();
+        assertThat(dir.resolve("n.size0.bin")).doesNotExist();
+        ch.attachPart("unshared", dir);
+        ch.assertCheckTablePasses("unshared");
+        assertSameRows("unshared", "unshared_ref");
+        Path theirs =
+                Path.of(
+                        ch.rows("SELECT path FROM system.parts WHERE table = 'unshared_ref'")
+                                .get(0)[0]);
+        assertThat(RowBinary.write(LocalParts.open(theirs).readAll()))
+                .isEqualTo(Files.readAllBytes(data));
+    }
+
+    private static void assertSameRows(String ours, String ref) {
+        assertThat(ch.queryLong("SELECT count() FROM " + ours)).isPositive();
+        assertThat(ch.query("SELECT * FROM " + ours + " ORDER BY id"))
+                .isEqualTo(ch.query("SELECT * FROM " + ref + " ORDER BY id"));
+        // the size subcolumns ClickHouse reads from the sizes streams alone
+        String sizes =
+                ours.startsWith("unshared")
+                        ? "SELECT sum(`n.a.size0`), sum(`n.b.size0`) FROM "
+                        : "SELECT sum(`meta.value.size0`), sum(`n.c.size0`), sum(`a.e.size0`),"
+                                + " sum(`z.w.size0`), sum(arraySum(`n.b.size1`)) FROM ";
+        assertThat(ch.query(sizes + ours)).isEqualTo(ch.query(sizes + ref));
+    }
+}
