@@ -268,6 +268,11 @@ public final class DdlParser {
     private static final class RawColumn {
         Token nameToken;
         DataType type;
+
+        /** {@code Nested(a T, b U)}: the elements, flattened into {@code name.a Array(T)}, ... */
+        List<Token> nestedNames;
+
+        List<DataType> nestedTypes;
         DefaultKind defaultKind = DefaultKind.NONE;
         ExprParser.Parsed defaultExpr;
         String codec;
@@ -341,7 +346,7 @@ public final class DdlParser {
                 throw unsupported(
                         "CONSTRAINT", "Constraints (CONSTRAINT) are not supported", e.start());
             } else {
-                raw.add(column());
+                raw.addAll(flattenNested(column()));
             }
             if (peek().type() == Type.COMMA && peek(1).type() == Type.CLOSE_PAREN) {
                 next(); // a trailing comma, as ClickHouse allows
@@ -502,6 +507,87 @@ public final class DdlParser {
         }
     }
 
+    /**
+     * {@code Nested(name Type, ...)}: the element names and types. ClickHouse (with {@code
+     * flatten_nested = 1}, its default) stores it as one {@code Array(Type)} column per element,
+     * named {@code column.name}, which {@link #flattenNested} makes of it.
+     */
+    private void nested(RawColumn c) {
+        next();
+        expect(Type.OPEN_PAREN, "'(' after Nested");
+        c.nestedNames = new ArrayList<>();
+        c.nestedTypes = new ArrayList<>();
+        do {
+            Token element = identifier("a Nested element name");
+            Token k = peek();
+            if (k.type() == Type.BARE_WORD
+                    && k.text().equals("Nested")
+                    && peek(1).type() == Type.OPEN_PAREN) {
+                throw unsupported(
+                        "Nested",
+                        "Column "
+                                + c.nameToken.text()
+                                + ": a Nested inside a Nested (element "
+                                + element.text()
+                                + ") is not supported by this engine",
+                        k.start());
+            }
+            try {
+                DataTypeParser.Result r = DataTypeParser.parsePrefix(text, k.start());
+                skipTo(r.end());
+                c.nestedNames.add(element);
+                c.nestedTypes.add(r.type());
+            } catch (DataTypeParser.TypeParseException e) {
+                throw translate(e);
+            }
+        } while (peek().type() == Type.COMMA && next() != null);
+        expect(Type.CLOSE_PAREN, "',' or ')' in Nested(...)");
+        c.type = new ArrayType(new TupleType(namesOf(c.nestedNames), c.nestedTypes));
+    }
+
+    private static List<String> namesOf(List<Token> tokens) {
+        List<String> out = new ArrayList<>();
+        for (Token t : tokens) {
+            out.add(t.text());
+        }
+        return out;
+    }
+
+    /**
+     * The columns of a declaration: itself, or for {@code n Nested(a T, b U)} the columns {@code
+     * n.a Array(T)} and {@code n.b Array(U)}, each with the declaration's default, codec and
+     * comment, as ClickHouse flattens it.
+     */
+    private List<RawColumn> flattenNested(RawColumn c) {
+        if (c.nestedNames == null) {
+            return List.of(c);
+        }
+        if (!(c.type instanceof ArrayType)) {
+            throw error(
+                    "Column " + c.nameToken.text() + ": Nested cannot be inside Nullable",
+                    c.nameToken.start());
+        }
+        List<RawColumn> out = new ArrayList<>();
+        for (int i = 0; i < c.nestedNames.size(); i++) {
+            Token e = c.nestedNames.get(i);
+            RawColumn f = new RawColumn();
+            f.nameToken =
+                    new Token(
+                            Type.QUOTED_IDENTIFIER,
+                            c.nameToken.text() + "." + e.text(),
+                            c.nameToken.start(),
+                            c.nameToken.end());
+            f.type = new ArrayType(c.nestedTypes.get(i));
+            f.defaultKind = c.defaultKind;
+            f.defaultExpr = c.defaultExpr;
+            f.codec = c.codec;
+            f.comment = c.comment;
+            f.primaryKey = c.primaryKey;
+            out.add(f);
+        }
+        return out;
+    }
+
     private RawColumn column() {
         RawColumn c = new RawColumn();
         c.nameToken = identifier("a column name or ')'");
@@ -509,7 +595,11 @@ public final class DdlParser {
         boolean modifier =
                 k.type() == Type.BARE_WORD
                         && COLUMN_KEYWORDS.contains(k.text().toUpperCase(Locale.ROOT));
-        if (!modifier && k.type() != Type.COMMA && k.type() != Type.CLOSE_PAREN) {
+        if (k.type() == Type.BARE_WORD
+                && k.text().equals("Nested")
+                && peek(1).type() == Type.OPEN_PAREN) {
+            nested(c);
+        } else if (!modifier && k.type() != Type.COMMA && k.type() != Type.CLOSE_PAREN) {
             try {
                 DataTypeParser.Result r = DataTypeParser.parsePrefix(text, k.start());
                 c.type = r.type();

@@ -472,6 +472,52 @@ class DdlParserTest {
                         "CREATE TABLE t (a UInt32,,) ENGINE = MergeTree ORDER BY a", "column name"
                     });
 
+    /**
+     * {@code Nested(...)} is flattened as ClickHouse flattens it ({@code flatten_nested = 1}): one
+     * {@code name.element Array(T)} column per element, carrying the declaration's default, codec
+     * and comment; chDB's columns of the same DDL are ours.
+     */
+    @Test
+    void nestedIsFlattenedIntoDottedArraysAsClickHouseDoes() {
+        String[] ddls = {
+            "CREATE TABLE t (id UInt32, meta Nested(key String, value LowCardinality(String)),"
+                    + " `n x` Nested(a Nullable(Int32), b Array(Array(String)), `c d` Map(String,"
+                    + " UInt8)), s String) ENGINE = MergeTree ORDER BY id",
+            "CREATE TABLE t (id UInt32, k Nested(x Int32, y Tuple(a Int8, b String))"
+                    + " COMMENT 'k' CODEC(ZSTD(1)), m Nested(z UInt8)) ENGINE = MergeTree ORDER"
+                    + " BY id"
+        };
+        for (String ddl : ddls) {
+            db.execute("DROP TABLE IF EXISTS t");
+            db.execute(ddl);
+            TableSchema s = DdlParser.parse(ddl);
+            List<String[]> cols =
+                    db.rows(
+                            "SELECT name, type, default_kind, default_expression,"
+                                    + " compression_codec, comment FROM system.columns WHERE"
+                                    + " database = currentDatabase() AND table = 't' ORDER BY"
+                                    + " position");
+            assertThat(s.columns()).as(ddl).hasSize(cols.size());
+            for (int i = 0; i < cols.size(); i++) {
+                ColumnDefinition c = s.columns().get(i);
+                assertThat(c.name()).isEqualTo(cols.get(i)[0]);
+                assertThat(c.type().name()).as(c.name()).isEqualTo(cols.get(i)[1]);
+                assertThat(c.defaultKind() == DefaultKind.NONE ? "" : c.defaultKind().name())
+                        .isEqualTo(cols.get(i)[2]);
+                assertThat(c.comment().orElse("")).isEqualTo(cols.get(i)[5]);
+                assertThat(c.codec().isPresent()).isEqualTo(!cols.get(i)[4].isEmpty());
+            }
+            assertRoundTripsThroughChDb(s);
+        }
+        assertThatThrownBy(
+                        () ->
+                                DdlParser.parse(
+                                        "CREATE TABLE t (id UInt32, n Nested(a Int32, b Nested(c"
+                                                + " Int32))) ENGINE = MergeTree ORDER BY id"))
+                .isInstanceOf(UnsupportedDdlException.class)
+                .hasMessageContaining("Column n: a Nested inside a Nested (element b)");
+    }
+
     @Test
     void rejectsWhatChDbRejects() {
         List<String> failures = new ArrayList<>();

@@ -83,7 +83,8 @@ class NestedColumnsChDbTest {
                         + STRUCTURE
                         + ")"
                         + tail
-                        + ", min_bytes_for_wide_part = 0, ratio_of_defaults_for_sparse_serialization = 1");
+                        + ", min_bytes_for_wide_part = 0,"
+                        + " ratio_of_defaults_for_sparse_serialization = 1");
         for (String t : List.of("ours_", "merged_", "vmerged_")) {
             ch.execute("CREATE TABLE " + t + name + " (" + STRUCTURE + ")" + tail);
         }
@@ -198,6 +199,46 @@ class NestedColumnsChDbTest {
     }
 
     @Test
+    void aTableDeclaredWithNestedIsWrittenAsClickHousesOwn() throws Exception {
+        String ddl =
+                "CREATE TABLE nd (id UInt32, meta Nested(key String, value LowCardinality(String)),"
+                        + " n Nested(a Nullable(Int32), b Array(Array(String)))) ENGINE ="
+                        + " MergeTree ORDER BY id SETTINGS index_granularity = 64";
+        TableLayout layout = TableLayouts.fromDdl(ddl);
+        assertThat(layout.columnNames())
+                .containsExactly("id", "meta.key", "meta.value", "n.a", "n.b");
+        ch.execute(ddl);
+        ch.execute(ddl.replace("TABLE nd ", "TABLE nd_ref "));
+        ch.execute(
+                "INSERT INTO nd_ref SELECT number, arrayMap(i -> toString(i * number), range(number"
+                    + " % 4)), arrayMap(i -> toString(i % 2), range(number % 4)), arrayMap(i ->"
+                    + " if(i = 0, NULL, toInt32(i)), range(number % 3)), arrayMap(i ->"
+                    + " [[toString(i)], []], range(number % 3)) FROM numbers(500)");
+        Path data = tmp.resolve("nd.bin");
+        ch.execute("SELECT * FROM nd_ref ORDER BY id INTO OUTFILE '" + data + "' FORMAT RowBinary");
+        MergeTreeTable table =
+                MergeTreeTable.open(LocalParts.store(tmp.resolve("nd")), layout, Clock.systemUTC());
+        table.insert(
+                RowBinary.read(
+                        Files.readAllBytes(data),
+                        layout.columnNames(),
+                        layout.columnTypes(),
+                        data.toString()));
+        Path dir = LocalParts.root(table).resolve(table.activeParts().get(0).name().toString());
+        assertThat(dir.resolve("meta.size0.bin")).exists();
+        assertThat(dir.resolve("n.size0.bin")).exists();
+        ch.attachPart("nd", dir);
+        ch.assertCheckTablePasses("nd");
+        assertThat(ch.query("SELECT * FROM nd ORDER BY id"))
+                .isEqualTo(ch.query("SELECT * FROM nd_ref ORDER BY id"));
+        assertThat(ch.query("SELECT sum(length(meta.key)), sum(arraySum(n.b.size1)) FROM nd"))
+                .isEqualTo(
+                        ch.query(
+                                "SELECT sum(length(meta.key)), sum(arraySum(n.b.size1)) FROM"
+                                        + " nd_ref"));
+    }
+
+    @Test
     void arraysOfDifferentSizesUnderOnePrefixAreRefusedAsClickHouseRefusesThem() throws Exception {
         String ddl =
                 "CREATE TABLE mismatch (id UInt32, `n.a` Array(String), `n.b` Array(Int32),"
@@ -242,8 +283,14 @@ class NestedColumnsChDbTest {
                 "CREATE TABLE unshared (id UInt32, `n.a` Array(String), `n.b` Array(Int32))"
                         + " ENGINE = MergeTree ORDER BY id SETTINGS share_nested_offsets = 0";
         TableLayout layout = TableLayouts.fromDdl(ddl);
-        ch.execute(ddl + ", min_bytes_for_wide_part = 0, ratio_of_defaults_for_sparse_serialization = 1");
-        ch.execute(ddl.replace("unshared", "unshared_ref") + ", min_bytes_for_wide_part = 0, ratio_of_defaults_for_sparse_serialization = 1");
+        ch.execute(
+                ddl
+                        + ", min_bytes_for_wide_part = 0,"
+                        + " ratio_of_defaults_for_sparse_serialization = 1");
+        ch.execute(
+                ddl.replace("unshared", "unshared_ref")
+                        + ", min_bytes_for_wide_part = 0,"
+                        + " ratio_of_defaults_for_sparse_serialization = 1");
         String values = "(1, ['a'], [1, 2]), (2, ['b', 'c'], [])";
         ch.execute("INSERT INTO unshared_ref VALUES " + values);
         Path data = tmp.resolve("unshared.bin");
