@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.serde;
 
 import io.github.s3mergetree.engine.column.ArrayColumn;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.column.Columns;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.MapType;
@@ -53,6 +54,23 @@ public final class NestedOffsets {
     /** The stream name of a column's own outer sizes, e.g. {@code n%2Ea.size0}. */
     public static String ownSizesStream(String columnName) {
         return StreamNames.escape(columnName) + ".size0";
+    }
+
+    /**
+     * An Array column of {@code type} whose rows have the sizes of {@code sizes}' rows, every
+     * element the element type's default: how ClickHouse fills a column of a Nested structure that
+     * an INSERT does not provide, so that it matches the structure's provided columns (a row of
+     * {@code n.a = ['x', 'y']} gets {@code n.b = [0, 0]}).
+     */
+    public static ArrayColumn defaultsSizedLike(ArrayType type, ArrayColumn sizes) {
+        ArrayColumn out = (ArrayColumn) Columns.create(type, sizes.size());
+        for (int r = 0; r < sizes.size(); r++) {
+            for (int k = sizes.length(r); k > 0; k--) {
+                Columns.appendDefault(type.element(), out.elements());
+            }
+            out.endRow();
+        }
+        return out;
     }
 
     /**

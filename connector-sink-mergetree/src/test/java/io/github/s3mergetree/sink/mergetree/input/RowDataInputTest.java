@@ -240,6 +240,44 @@ class RowDataInputTest {
         assertThat(((StringColumn) full.column(8)).getString(0)).isEmpty();
     }
 
+    /**
+     * Columns of a Nested structure the input does not provide are filled as ClickHouse fills an
+     * INSERT that omits them: arrays of defaults with the sizes of the structure's provided column
+     * (chDB: {@code INSERT INTO t (id, `n.a`) VALUES (1, ['x','y'])} stores {@code n.b = [0,0]}),
+     * and a DEFAULT expression over them sees those arrays.
+     */
+    @Test
+    void absentNestedColumnsTakeTheSizesOfTheirStructure() {
+        String ddl =
+                "CREATE TABLE t (id UInt64, `n.a` Array(String), `n.b` Array(Int32), `n.c`"
+                        + " Array(Nullable(String)), `o.x` Array(UInt8))"
+                        + " ENGINE = MergeTree ORDER BY id";
+        var in =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("id", DataTypes.BIGINT()),
+                                DataTypes.FIELD("n.a", DataTypes.ARRAY(DataTypes.STRING()))),
+                        false);
+        Block b = block(ddl);
+        in.append(GenericRowData.of(1L, new GenericArrayData(new Object[] {s("x"), s("y")})), b);
+        in.append(GenericRowData.of(2L, new GenericArrayData(new Object[] {})), b);
+        in.append(GenericRowData.of(3L, new GenericArrayData(new Object[] {s("z")})), b);
+        Block full = in.complete(b);
+        ArrayColumn nb = (ArrayColumn) full.column(2);
+        ArrayColumn nc = (ArrayColumn) full.column(3);
+        ArrayColumn ox = (ArrayColumn) full.column(4);
+        for (int r = 0; r < 3; r++) {
+            int size = ((ArrayColumn) full.column(1)).length(r);
+            assertThat(nb.length(r)).as("n.b row %d", r).isEqualTo(size);
+            assertThat(nc.length(r)).as("n.c row %d", r).isEqualTo(size);
+            // no provided column of structure o: its arrays stay empty
+            assertThat(ox.length(r)).isZero();
+        }
+        assertThat(((IntColumn) nb.elements()).get(0)).isZero();
+        assertThat(((NullableColumn) nc.elements()).isNull(2)).isTrue();
+    }
+
     @Test
     void unknownAndMaterializedFieldsAreRefused() {
         String ddl =
