@@ -18,14 +18,8 @@ public final class NestedSizesMismatchException extends IllegalArgumentException
             int firstSize,
             int otherSize) {
         super(
-                "Elements '"
-                        + firstColumn
-                        + "' and '"
-                        + otherColumn
-                        + "' of Nested data structure '"
-                        + structure
-                        + "' (Array columns) have different array sizes"
-                        + " (SIZES_OF_ARRAYS_DONT_MATCH): row "
+                problem(firstColumn, otherColumn, structure)
+                        + ": row "
                         + row
                         + " of the block has "
                         + firstSize
@@ -34,6 +28,20 @@ public final class NestedSizesMismatchException extends IllegalArgumentException
                         + " elements");
         this.structure = structure;
         this.row = row;
+    }
+
+    /**
+     * ClickHouse's sentence for arrays of different sizes in columns {@code firstColumn} and {@code
+     * otherColumn} of Nested structure {@code structure}, with its error name.
+     */
+    public static String problem(String firstColumn, String otherColumn, String structure) {
+        return "Elements '"
+                + firstColumn
+                + "' and '"
+                + otherColumn
+                + "' of Nested data structure '"
+                + structure
+                + "' (Array columns) have different array sizes (SIZES_OF_ARRAYS_DONT_MATCH)";
     }
 
     /** The Nested structure's name ({@code n} of {@code n.a}). */

@@ -1,15 +1,23 @@
 package io.github.s3mergetree.sink.mergetree.input;
 
+import io.github.s3mergetree.engine.column.ArrayColumn;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Columns;
 import io.github.s3mergetree.engine.convert.ConversionException;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;
 import io.github.s3mergetree.engine.ddl.DefaultKind;
+import io.github.s3mergetree.engine.serde.NestedOffsets;
+import io.github.s3mergetree.engine.serde.NestedSizesMismatchException;
+import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -63,6 +71,10 @@ public final class RowDataInput implements SinkInput<RowData> {
         private final Fields.Rows view = new Fields.Rows();
         private final ComputedColumns computed;
         private final int[] absent;
+
+        /** {first provided column of a Nested structure, another provided one}: equal sizes. */
+        private final int[][] nestedPairs;
+
         private long rowsSeen;
 
         Converter(RowType rowType, InputContext context) {
@@ -133,6 +145,33 @@ public final class RowDataInput implements SinkInput<RowData> {
             }
             this.absent = absentList.stream().mapToInt(Integer::intValue).toArray();
             this.computed = new ComputedColumns(context, absentList);
+            this.nestedPairs =
+                    context.layout().partFormat().shareNestedOffsets()
+                            ? nestedPairs(absentList)
+                            : new int[0][];
+        }
+
+        /**
+         * The provided Array columns of each Nested structure paired with the structure's first
+         * one: a record's arrays of one structure must have equal sizes (ClickHouse's {@code
+         * Nested::validateArraySizes}), checked as it is appended so the error names the record.
+         */
+        private int[][] nestedPairs(List<Integer> absentList) {
+            Map<String, Integer> first = new HashMap<>();
+            List<int[]> pairs = new ArrayList<>();
+            for (int c = 0; c < names.length; c++) {
+                Optional<String> structure = NestedOffsets.structureOf(names[c]);
+                if (absentList.contains(c)
+                        || !(types[c] instanceof ArrayType)
+                        || structure.isEmpty()) {
+                    continue;
+                }
+                Integer f = first.putIfAbsent(structure.get(), c);
+                if (f != null) {
+                    pairs.add(new int[] {f, c});
+                }
+            }
+            return pairs.toArray(new int[0][]);
         }
 
         @Override
@@ -150,6 +189,9 @@ public final class RowDataInput implements SinkInput<RowData> {
                 }
                 for (int a : absent) {
                     Columns.appendDefault(types[a], target.column(a));
+                }
+                for (int[] pair : nestedPairs) {
+                    checkNestedSizes(pair, target);
                 }
             } catch (ConversionException e) {
                 throw new ConversionException(
@@ -175,6 +217,27 @@ public final class RowDataInput implements SinkInput<RowData> {
             }
         }
 
+        private void checkNestedSizes(int[] pair, Block target) {
+            ArrayColumn a = (ArrayColumn) target.column(pair[0]);
+            ArrayColumn b = (ArrayColumn) target.column(pair[1]);
+            int row = a.size() - 1;
+            if (a.length(row) != b.length(row)) {
+                throw new ConversionException(
+                        table,
+                        names[pair[1]],
+                        rowsSeen,
+                        NestedSizesMismatchException.problem(
+                                        names[pair[0]],
+                                        names[pair[1]],
+                                        NestedOffsets.structureOf(names[pair[0]]).orElseThrow())
+                                + ": "
+                                + a.length(row)
+                                + " and "
+                                + b.length(row)
+                                + " elements");
+            }
+        }
+
         private static String strip(String message) {
             int i = message.indexOf(", row ");
             int j = i < 0 ? -1 : message.indexOf(": ", i);
@@ -186,6 +249,28 @@ public final class RowDataInput implements SinkInput<RowData> {
                 return "NULL";
             }
             Object v = RowData.createFieldGetter(rowType.getTypeAt(field), field).getFieldOrNull(r);
+            return renderValue(rowType.getTypeAt(field), v);
+        }
+
+        /** A field's value for messages: arrays element by element (at most 200 characters). */
+        private static String renderValue(LogicalType type, Object v) {
+            if (v instanceof ArrayData a
+                    && type instanceof org.apache.flink.table.types.logical.ArrayType at) {
+                ArrayData.ElementGetter element =
+                        ArrayData.createElementGetter(at.getElementType());
+                StringBuilder s = new StringBuilder("[");
+                for (int i = 0; i < a.size(); i++) {
+                    if (s.length() > 200) {
+                        s.append(", ...");
+                        break;
+                    }
+                    s.append(i > 0 ? ", " : "")
+                            .append(
+                                    renderValue(
+                                            at.getElementType(), element.getElementOrNull(a, i)));
+                }
+                return s.append(']').toString();
+            }
             return v instanceof byte[] b
                     ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
                     : String.valueOf(v);

@@ -278,6 +278,47 @@ class RowDataInputTest {
         assertThat(((NullableColumn) nc.elements()).isNull(2)).isTrue();
     }
 
+    /**
+     * A record whose arrays of one Nested structure differ in size is refused as ClickHouse refuses
+     * the INSERT (SIZES_OF_ARRAYS_DONT_MATCH), naming the table, the column, the record's number
+     * and the record.
+     */
+    @Test
+    void aRecordWithNestedArraysOfDifferentSizesIsRefused() {
+        String ddl =
+                "CREATE TABLE t (id UInt64, `n.a` Array(String), `n.b` Array(Int32))"
+                        + " ENGINE = MergeTree ORDER BY id";
+        var in =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("id", DataTypes.BIGINT()),
+                                DataTypes.FIELD("n.a", DataTypes.ARRAY(DataTypes.STRING())),
+                                DataTypes.FIELD("n.b", DataTypes.ARRAY(DataTypes.INT()))),
+                        false);
+        Block b = block(ddl);
+        in.append(
+                GenericRowData.of(
+                        1L,
+                        new GenericArrayData(new Object[] {s("x")}),
+                        new GenericArrayData(new Object[] {7})),
+                b);
+        assertThatThrownBy(
+                        () ->
+                                in.append(
+                                        GenericRowData.of(
+                                                2L,
+                                                new GenericArrayData(new Object[] {s("y")}),
+                                                new GenericArrayData(new Object[] {8, 9})),
+                                        b))
+                .isInstanceOf(ConversionException.class)
+                .hasMessage(
+                        "Cannot insert into table t, column n.b, row 1: Elements 'n.a' and 'n.b'"
+                                + " of Nested data structure 'n' (Array columns) have different"
+                                + " array sizes (SIZES_OF_ARRAYS_DONT_MATCH): 1 and 2 elements;"
+                                + " record: +I(id=2, n.a=[y], n.b=[8, 9])");
+    }
+
     @Test
     void unknownAndMaterializedFieldsAreRefused() {
         String ddl =
