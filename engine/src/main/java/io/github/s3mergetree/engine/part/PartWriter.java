@@ -189,50 +189,13 @@ public final class PartWriter {
             this.extremes = Block.empty(partition.minmaxColumns(), minmaxTypes, 16);
             this.written = new boolean[names.size()];
             try {
-                // the outer sizes of a Nested structure's columns (n.a, n.b): one shared stream
-                // (n.size0), written by the structure's first column in the part's order
-                Map<String, String> sharedSizesWriter = new LinkedHashMap<>();
-                Map<String, String> streamColumn = new LinkedHashMap<>();
+                List<BulkSerialization> all = columnSerializations(names, types, options);
                 for (int c = 0; c < names.size(); c++) {
                     String name = names.get(c);
-                    String shared =
-                            options.shareNestedOffsets()
-                                    ? NestedOffsets.sharedSizesStream(name, types.get(c))
-                                            .orElse(null)
-                                    : null;
-                    String sharedWriter =
-                            shared == null ? null : sharedSizesWriter.putIfAbsent(shared, name);
-                    boolean writesShared = shared != null && sharedWriter == null;
-                    if (sharedWriter != null
-                            && (types.get(c) instanceof MapType
-                                    || types.get(names.indexOf(sharedWriter)) instanceof MapType)) {
-                        // a Map's sizes are not validated as arrays' are: ClickHouse refuses
-                        // such tables at CREATE TABLE (BAD_ARGUMENTS)
-                        throw new IllegalArgumentException(
-                                "Columns '"
-                                        + sharedWriter
-                                        + "' and '"
-                                        + name
-                                        + "' have streams with collision in file name "
-                                        + fileName(shared));
-                    }
-                    BulkSerialization s =
-                            BulkSerialization.forColumn(
-                                    name, types.get(c), false, shared, writesShared);
+                    BulkSerialization s = all.get(c);
                     CompressionCodec codec = codecs.getOrDefault(name, options.defaultCodec());
                     List<StreamWriter> streams = new ArrayList<>();
                     for (String stream : s.streams()) {
-                        String other = streamColumn.putIfAbsent(fileName(stream), name);
-                        if (other != null) {
-                            // what ClickHouse refuses at CREATE TABLE (BAD_ARGUMENTS)
-                            throw new IllegalArgumentException(
-                                    "Columns '"
-                                            + other
-                                            + "' and '"
-                                            + name
-                                            + "' have streams with collision in file name "
-                                            + fileName(stream));
-                        }
                         StreamWriter w =
                                 new StreamWriter(
                                         store,
@@ -544,6 +507,64 @@ public final class PartWriter {
                 }
             }
         }
+    }
+
+    /**
+     * The serializations of a part's columns, bound to their stream names. With {@code
+     * share_nested_offsets} the Array and Map columns of a Nested structure ({@code n.a}, {@code
+     * n.b}) share one outer sizes stream ({@code n.size0}), written by the structure's first column
+     * in the part's order. Two columns whose streams would have the same file name are refused as
+     * ClickHouse refuses such a table at CREATE TABLE (BAD_ARGUMENTS): {@code a Array(T)} beside
+     * {@code a.b Array(T)} ({@code a.size0}), a dotted Map beside another column of its prefix
+     * (ClickHouse does not check a Map's sizes against the structure's arrays), names hashed alike.
+     *
+     * @throws IllegalArgumentException naming both columns and the file name
+     */
+    public static List<BulkSerialization> columnSerializations(
+            List<String> names, List<DataType> types, PartWriterOptions options) {
+        Map<String, String> sharedSizesWriter = new LinkedHashMap<>();
+        Map<String, String> streamColumn = new LinkedHashMap<>();
+        List<BulkSerialization> out = new ArrayList<>(names.size());
+        for (int c = 0; c < names.size(); c++) {
+            String name = names.get(c);
+            String shared =
+                    options.shareNestedOffsets()
+                            ? NestedOffsets.sharedSizesStream(name, types.get(c)).orElse(null)
+                            : null;
+            String sharedWriter =
+                    shared == null ? null : sharedSizesWriter.putIfAbsent(shared, name);
+            if (sharedWriter != null
+                    && (types.get(c) instanceof MapType
+                            || types.get(names.indexOf(sharedWriter)) instanceof MapType)) {
+                throw streamCollision(sharedWriter, name, shared);
+            }
+            BulkSerialization s =
+                    BulkSerialization.forColumn(
+                            name,
+                            types.get(c),
+                            false,
+                            shared,
+                            shared != null && sharedWriter == null);
+            for (String stream : s.streams()) {
+                String other = streamColumn.putIfAbsent(fileName(stream), name);
+                if (other != null) {
+                    throw streamCollision(other, name, stream);
+                }
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    private static IllegalArgumentException streamCollision(
+            String first, String second, String stream) {
+        return new IllegalArgumentException(
+                "Columns '"
+                        + first
+                        + "' and '"
+                        + second
+                        + "' have streams with collision in file name "
+                        + fileName(stream));
     }
 
     /** Rows per granule, as ClickHouse's {@code computeIndexGranularityImpl} chooses them. */

@@ -9,6 +9,7 @@ import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.expr.EvaluationContext;
 import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
+import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
 import io.github.s3mergetree.engine.types.DataType;
 import java.time.Duration;
@@ -68,6 +69,12 @@ public final class TableLayouts {
                         s.getBoolean("fsync_after_insert", false)
                                 || s.getBoolean("fsync_part_directory", false),
                         s.getBoolean("share_nested_offsets", true));
+        try {
+            // the streams of every column: a file name two columns would write is refused now
+            PartWriter.columnSerializations(names, types, format);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("table " + schema.name() + ": " + e.getMessage(), e);
+        }
         TableSettings defaults = TableSettings.defaults();
         SimpleMergeSelector.Settings selector = mergeSelector(schema.name(), s);
         TableSettings settings =

@@ -211,9 +211,9 @@ class NestedColumnsChDbTest {
         ch.execute(ddl.replace("TABLE nd ", "TABLE nd_ref "));
         ch.execute(
                 "INSERT INTO nd_ref SELECT number, arrayMap(i -> toString(i * number), range(number"
-                    + " % 4)), arrayMap(i -> toString(i % 2), range(number % 4)), arrayMap(i ->"
-                    + " if(i = 0, NULL, toInt32(i)), range(number % 3)), arrayMap(i ->"
-                    + " [[toString(i)], []], range(number % 3)) FROM numbers(500)");
+                        + " % 4)), arrayMap(i -> toString(i % 2), range(number % 4)), arrayMap(i ->"
+                        + " if(i = 0, NULL, toInt32(i)), range(number % 3)), arrayMap(i ->"
+                        + " [[toString(i)], []], range(number % 3)) FROM numbers(500)");
         Path data = tmp.resolve("nd.bin");
         ch.execute("SELECT * FROM nd_ref ORDER BY id INTO OUTFILE '" + data + "' FORMAT RowBinary");
         MergeTreeTable table =
@@ -275,6 +275,51 @@ class NestedColumnsChDbTest {
                                 + " of the block has 2 and 1 elements");
         assertThat(table.activeParts()).isEmpty();
         assertThat(table.temporaryDirectories()).isEmpty();
+    }
+
+    /**
+     * Tables whose columns would write the same sizes file are refused as ClickHouse refuses them
+     * at CREATE TABLE; the others are accepted by both.
+     */
+    @Test
+    void collidingSizesStreamsAreRefusedAsClickHouseRefusesThem() {
+        String[][] refused = {
+            {"a Array(Int32), `a.y` Array(Int32)", "Columns 'a' and 'a.y'", "a.size0"},
+            {"`a.x` Map(String, Int32), `a.y` Map(String, Int32)", "Columns 'a.x' and 'a.y'", ""},
+            {"`a.y` Array(Int32), `a.x` Map(String, Int32)", "Columns 'a.y' and 'a.x'", ""},
+        };
+        int n = 0;
+        for (String[] r : refused) {
+            String ddl =
+                    "CREATE TABLE coll"
+                            + n++
+                            + " (id UInt32, "
+                            + r[0]
+                            + ") ENGINE = MergeTree"
+                            + " ORDER BY id";
+            assertThatThrownBy(() -> ch.execute(ddl))
+                    .hasMessageContaining("with collision in file name a.size0");
+            assertThatThrownBy(() -> TableLayouts.fromDdl(ddl))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(r[1])
+                    .hasMessageContaining("have streams with collision in file name a.size0");
+        }
+        String[][] accepted = {
+            {"n UInt32, `n.a` Array(String), `n.b` Array(UInt8)", ""},
+            {"`m.m` Map(String, Int32), `m` Int8, `x.y` String, `x` String", ""},
+            {"a Array(Int32), `a.y` Array(Int32)", " SETTINGS share_nested_offsets = 0"}
+        };
+        for (String[] a : accepted) {
+            String ddl =
+                    "CREATE TABLE acc"
+                            + n++
+                            + " (id UInt32, "
+                            + a[0]
+                            + ") ENGINE = MergeTree ORDER BY id"
+                            + a[1];
+            ch.execute(ddl);
+            assertThat(TableLayouts.fromDdl(ddl).columnNames()).contains("id");
+        }
     }
 
     @Test
