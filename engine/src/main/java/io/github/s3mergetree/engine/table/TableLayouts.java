@@ -11,6 +11,8 @@ import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
+import io.github.s3mergetree.engine.serde.NestedOffsets;
+import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,6 +76,9 @@ public final class TableLayouts {
             PartWriter.columnSerializations(names, types, format);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("table " + schema.name() + ": " + e.getMessage(), e);
+        }
+        if (schema.engine().kind() == EngineDefinition.Kind.SUMMING_MERGE_TREE) {
+            refuseSummedNestedMaps(schema.name(), names, types, schema.sortingKey());
         }
         TableSettings defaults = TableSettings.defaults();
         SimpleMergeSelector.Settings selector = mergeSelector(schema.name(), s);
@@ -159,6 +164,46 @@ public final class TableLayouts {
     /** Parses {@code ddl} and resolves it with UTC as the server time zone. */
     public static TableLayout fromDdl(String ddl) {
         return fromSchema(TableSchema.parse(ddl), EvaluationContext.utc(), true);
+    }
+
+    /**
+     * SummingMergeTree sums a Nested structure whose name ends in {@code Map} (two or more Array
+     * columns, none in the sorting key: {@code statsMap.id}, {@code statsMap.cnt}) as a map of keys
+     * to summed values ({@code sumMapWithOverflow}); the merger does not implement that, and would
+     * keep one row's arrays, so such a table is refused instead.
+     */
+    static void refuseSummedNestedMaps(
+            String table,
+            List<String> names,
+            List<DataType> types,
+            io.github.s3mergetree.engine.expr.KeyExpression sortingKey) {
+        Map<String, List<String>> maps = new java.util.LinkedHashMap<>();
+        for (int c = 0; c < names.size(); c++) {
+            String name = names.get(c);
+            java.util.Optional<String> structure = NestedOffsets.structureOf(name);
+            if (types.get(c) instanceof ArrayType
+                    && structure.isPresent()
+                    && structure.get().endsWith("Map")) {
+                maps.computeIfAbsent(structure.get(), k -> new ArrayList<>()).add(name);
+            }
+        }
+        for (Map.Entry<String, List<String>> m : maps.entrySet()) {
+            boolean keyed = false;
+            for (String column : m.getValue()) {
+                keyed |= sortingKey.requiredColumns().contains(column);
+            }
+            if (m.getValue().size() >= 2 && !keyed) {
+                throw new IllegalArgumentException(
+                        "table "
+                                + table
+                                + ": SummingMergeTree sums the Nested structure "
+                                + m.getKey()
+                                + " ("
+                                + String.join(", ", m.getValue())
+                                + ") as a map, as ClickHouse does for a name ending in Map;"
+                                + " this engine does not implement that");
+            }
+        }
     }
 
     static MergingMode mergingMode(EngineDefinition e) {

@@ -322,6 +322,31 @@ class NestedColumnsChDbTest {
         }
     }
 
+    /**
+     * ClickHouse's SummingMergeTree sums a Nested structure named {@code ...Map} as a map (chDB
+     * shows it); the merger does not, so such a table is refused rather than merged differently.
+     * The same structure under another name is an ordinary pair of arrays and accepted.
+     */
+    @Test
+    void summingMergeTreeWithANestedMapIsRefused() {
+        String ddl =
+                "CREATE TABLE sm (k UInt8, v UInt64, `statsMap.id` Array(UInt8), `statsMap.cnt`"
+                        + " Array(UInt64)) ENGINE = SummingMergeTree ORDER BY k";
+        ch.execute(ddl);
+        ch.execute("INSERT INTO sm VALUES (1, 1, [1, 2], [10, 20])");
+        ch.execute("INSERT INTO sm VALUES (1, 2, [2, 3], [1, 1])");
+        ch.execute("OPTIMIZE TABLE sm FINAL");
+        assertThat(ch.query("SELECT * FROM sm")).isEqualTo("1\t3\t[1,2,3]\t[10,21,1]");
+        assertThatThrownBy(() -> TableLayouts.fromDdl(ddl))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "table sm: SummingMergeTree sums the Nested structure statsMap"
+                                + " (statsMap.id, statsMap.cnt) as a map, as ClickHouse does for a"
+                                + " name ending in Map; this engine does not implement that");
+        assertThat(TableLayouts.fromDdl(ddl.replace("statsMap", "stats")).columnNames())
+                .contains("stats.id", "stats.cnt");
+    }
+
     @Test
     void shareNestedOffsetsZeroKeepsOneSizesStreamPerColumn() throws Exception {
         String ddl =
