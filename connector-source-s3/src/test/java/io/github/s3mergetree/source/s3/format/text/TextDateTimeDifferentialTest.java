@@ -419,6 +419,59 @@ class TextDateTimeDifferentialTest {
         assertThat(read).as("values read").isGreaterThan(5000);
     }
 
+    /**
+     * DateTime (seconds, saturating) in files of many rows: values of every form of each input
+     * format, in every format, plain, Nullable and Array, with and without a column zone.
+     */
+    @Test
+    void randomDateTimeValuesAreReadAsClickHouseReadsThem() throws Exception {
+        Random r = new Random(Long.getLong("text.datetime.seed", 20261207L) + 1);
+        List<String> mismatches = new ArrayList<>();
+        int read = 0;
+        for (InputFormat inputFormat : InputFormat.values()) {
+            for (TextParser.Format format : FORMATS) {
+                for (String type : new String[] {"DateTime", "DateTime('Asia/Kolkata')"}) {
+                    String session = ZONES[r.nextInt(ZONES.length)];
+                    Function<Random, String> value =
+                            inputFormat == InputFormat.BASIC
+                                    ? x -> basicValue(x, false)
+                                    : x -> bestEffortValue(x, false);
+                    List<Object> plain = new ArrayList<>();
+                    List<Object> nullable = new ArrayList<>();
+                    List<Object> arrays = new ArrayList<>();
+                    for (int i = 0; i < 60; i++) {
+                        plain.add(value.apply(r));
+                        nullable.add(r.nextInt(5) == 0 ? null : value.apply(r));
+                        arrays.add(List.of(value.apply(r), value.apply(r)));
+                    }
+                    for (var c :
+                            List.of(
+                                    new Object[] {"d " + type, plain},
+                                    new Object[] {"d Nullable(" + type + ")", nullable},
+                                    new Object[] {"d Array(" + type + ")", arrays})) {
+                        @SuppressWarnings("unchecked")
+                        List<Object> values = (List<Object>) c[1];
+                        Outcome whole =
+                                compare(
+                                        format,
+                                        (String) c[0],
+                                        inputFormat,
+                                        session,
+                                        file(format, values),
+                                        mismatches);
+                        read += whole.ok() ? values.size() : 0;
+                    }
+                }
+            }
+        }
+        assertThat(mismatches)
+                .as(
+                        "%d files differ from ClickHouse:\n%s",
+                        mismatches.size(), String.join("\n", mismatches))
+                .isEmpty();
+        assertThat(read).as("values read").isGreaterThan(1000);
+    }
+
     /** Values at and past the range edges of each date type, one per file, refusals compared. */
     @Test
     void rangeEdgesAndRefusalsAreAsClickHouses() throws Exception {
