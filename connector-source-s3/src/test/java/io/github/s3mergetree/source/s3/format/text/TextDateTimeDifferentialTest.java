@@ -472,6 +472,52 @@ class TextDateTimeDifferentialTest {
         assertThat(read).as("values read").isGreaterThan(1000);
     }
 
+    /**
+     * Files ClickHouse itself writes (CSV, TabSeparated, JSONEachRow) of DateTime64 values from
+     * 1900 to 2299, many before 1970 with a fraction, in UTC and a column zone: read back as
+     * ClickHouse reads them, with either input format.
+     */
+    @Test
+    void filesClickHouseWritesAreReadBackAsClickHouseReadsThem() throws Exception {
+        List<String> mismatches = new ArrayList<>();
+        for (TextParser.Format format : FORMATS) {
+            for (int precision : new int[] {1, 3, 6, 9}) {
+                for (String zone : new String[] {"UTC", "America/New_York"}) {
+                    String type = "DateTime64(" + precision + ", '" + zone + "')";
+                    Path out = dir.resolve("written-" + files++);
+                    // 9: the Int64 nanoseconds end in 2262
+                    double step = precision == 9 ? 2_470_000.123456789 : 3_155_692.608_712_3;
+                    chdb.execute(
+                            "INSERT INTO FUNCTION file('"
+                                    + out
+                                    + "', '"
+                                    + format.clickHouseName()
+                                    + "', 'd "
+                                    + type.replace("'", "\\'")
+                                    + "') SELECT toDateTime64(-2208988800 + number * "
+                                    + step
+                                    + ", "
+                                    + precision
+                                    + ", '"
+                                    + zone
+                                    + "') FROM numbers(4000)");
+                    byte[] data = Files.readAllBytes(out);
+                    assertThat(new String(data, 0, 200, StandardCharsets.UTF_8)).contains("19");
+                    for (InputFormat inputFormat : InputFormat.values()) {
+                        Outcome o =
+                                compare(format, "d " + type, inputFormat, "UTC", data, mismatches);
+                        assertThat(o.ok()).as("ClickHouse reads its own file").isTrue();
+                    }
+                }
+            }
+        }
+        assertThat(mismatches)
+                .as(
+                        "%d files differ from ClickHouse:\n%s",
+                        mismatches.size(), String.join("\n", mismatches))
+                .isEmpty();
+    }
+
     /** Values at and past the range edges of each date type, one per file, refusals compared. */
     @Test
     void rangeEdgesAndRefusalsAreAsClickHouses() throws Exception {
