@@ -1,5 +1,6 @@
 package io.github.s3mergetree.sink.mergetree;
 
+import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.sink.mergetree.input.InputContext;
 import io.github.s3mergetree.sink.mergetree.input.SinkInput;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
@@ -126,17 +127,27 @@ public final class MergeTreeSinkBuilder<IN> {
         return this;
     }
 
-    /** Sets an option by its name (ClickHouse's setting name where one exists). */
+    /**
+     * Sets an option of {@link MergeTreeSinkOptions} by its name (ClickHouse's setting name where
+     * one exists), as a string ({@code "1048449"}, {@code "1"} or {@code "true"} for a boolean).
+     *
+     * @throws IllegalArgumentException for a name no option has (naming the nearest one: a typo is
+     *     not ignored) or a boolean ClickHouse would not take (0, 1, true, false)
+     */
     public MergeTreeSinkBuilder<IN> setSetting(String name, String value) {
-        options.setString(name, value);
+        options.setString(name, SETTINGS.check(name, value));
         return this;
     }
 
-    /** Sets options by name. */
+    /** {@link #setSetting} for each entry. */
     public MergeTreeSinkBuilder<IN> setSettings(Map<String, String> settings) {
-        settings.forEach(options::setString);
+        SETTINGS.checkAll(settings).forEach(options::setString);
         return this;
     }
+
+    /** The settings {@link #setSetting} knows: {@link MergeTreeSinkOptions}. */
+    private static final NamedSettings SETTINGS =
+            NamedSettings.ofFields(MergeTreeSinkOptions.class);
 
     /** Names this sink's temporary parts and commits ({@link MergeTreeSinkOptions#SINK_ID}). */
     public MergeTreeSinkBuilder<IN> setSinkId(String sinkId) {

@@ -36,6 +36,43 @@ class MergeTreeSinkBuilderTest {
                 .isNotNull();
     }
 
+    /**
+     * setSetting/setSettings refuse a name no option has (naming the nearest one) and take a
+     * boolean as ClickHouse does (0, 1, true, false in any case), refusing the rest.
+     */
+    @Test
+    void settingsByNameRefuseTyposAndTakeClickHouseBooleans() {
+        assertThatThrownBy(() -> MergeTreeSink.forRowData().setSetting("insert_deduplicat", "1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "unknown setting 'insert_deduplicat' (did you mean 'insert_deduplicate'?)");
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData()
+                                        .setSettings(
+                                                java.util.Map.of(
+                                                        "min_insert_block_size_row", "1000")))
+                .hasMessage(
+                        "unknown setting 'min_insert_block_size_row' (did you mean"
+                                + " 'min_insert_block_size_rows'?)");
+        MergeTreeSink<?> sink =
+                MergeTreeSink.forRowData()
+                        .setRowType(EventRows.ROW_TYPE)
+                        .setTablePath(tmp.resolve("bools").toString())
+                        .setDdl(EventRows.ddl("bools"))
+                        .setSetting("optimize_final", "1")
+                        .setSetting("insert_deduplicate", "FALSE")
+                        .setSettings(java.util.Map.of("optimize_on_insert", "0"))
+                        .build();
+        assertThat(sink.options().get(MergeTreeSinkOptions.OPTIMIZE_FINAL)).isTrue();
+        assertThat(sink.options().get(MergeTreeSinkOptions.INSERT_DEDUPLICATE)).isFalse();
+        assertThat(sink.options().get(MergeTreeSinkOptions.OPTIMIZE_ON_INSERT)).isFalse();
+        assertThatThrownBy(() -> MergeTreeSink.forRowData().setSetting("merges", "yes"))
+                .hasMessage(
+                        "Cannot parse bool from string 'yes' for setting 'merges': expected 0, 1,"
+                                + " true or false");
+    }
+
     @Test
     void refusesMistakes() {
         assertThatThrownBy(

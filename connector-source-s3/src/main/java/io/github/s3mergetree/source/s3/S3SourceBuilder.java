@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3;
 
+import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
@@ -178,16 +179,38 @@ public final class S3SourceBuilder<T> {
         return this;
     }
 
-    /** Sets every option present in {@code config}. */
-    public S3SourceBuilder<T> setOptions(ReadableConfig config) {
-        if (config instanceof Configuration c) {
-            options.addAll(c);
-        } else {
-            throw new IllegalArgumentException(
-                    "options must be a Configuration, got " + config.getClass().getName());
-        }
+    /**
+     * Sets one of {@link S3SourceOptions} by its name (ClickHouse's setting name where one exists),
+     * as a string ({@code "8"}, {@code "1"} or {@code "true"} for a boolean, ...).
+     *
+     * @throws IllegalArgumentException for a name no option has (naming the nearest one: a typo is
+     *     not ignored) or a boolean ClickHouse would not take (0, 1, true, false)
+     */
+    public S3SourceBuilder<T> setSetting(String name, String value) {
+        options.setString(name, SETTINGS.check(name, value));
         return this;
     }
+
+    /** {@link #setSetting} for each entry. */
+    public S3SourceBuilder<T> setSettings(java.util.Map<String, String> settings) {
+        SETTINGS.checkAll(settings).forEach(options::setString);
+        return this;
+    }
+
+    /**
+     * Sets every option present in {@code config}; each must be one of {@link S3SourceOptions}
+     * ({@link #setSetting}'s checks).
+     */
+    public S3SourceBuilder<T> setOptions(ReadableConfig config) {
+        if (config instanceof Configuration c) {
+            return setSettings(c.toMap());
+        }
+        throw new IllegalArgumentException(
+                "options must be a Configuration, got " + config.getClass().getName());
+    }
+
+    /** The settings {@link #setSetting} knows: {@link S3SourceOptions}. */
+    private static final NamedSettings SETTINGS = NamedSettings.of(S3SourceOptions.all());
 
     /**
      * Validates the settings and builds the source. Unless {@code validate-on-build = false}

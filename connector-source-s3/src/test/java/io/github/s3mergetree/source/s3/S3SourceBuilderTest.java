@@ -47,6 +47,57 @@ class S3SourceBuilderTest {
         assertThat(local.pattern().glob()).isEqualTo("tmp/x/*.parquet");
     }
 
+    /**
+     * Settings by name (setSetting, setSettings, setOptions) are checked as ClickHouse checks a
+     * query's SETTINGS: a typo is refused naming the nearest setting, a boolean takes 0, 1, true
+     * and false.
+     */
+    @Test
+    void settingsByNameRefuseTyposAndTakeClickHouseBooleans() {
+        assertThatThrownBy(() -> builder().setSetting("input_format_csv_detect_heade", "0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "unknown setting 'input_format_csv_detect_heade' (did you mean"
+                                + " 'input_format_csv_detect_header'?)");
+        org.apache.flink.configuration.Configuration typo =
+                new org.apache.flink.configuration.Configuration();
+        typo.setString("max_download_thread", "8");
+        assertThatThrownBy(() -> builder().setOptions(typo))
+                .hasMessage(
+                        "unknown setting 'max_download_thread' (did you mean"
+                                + " 'max_download_threads'?)");
+        assertThatThrownBy(
+                        () ->
+                                builder()
+                                        .setSettings(
+                                                java.util.Map.of(
+                                                        "format_csv_alow_single_quotes", "1")))
+                .hasMessageContaining("did you mean 'format_csv_allow_single_quotes'?");
+
+        S3Source<Block> one =
+                builder()
+                        .setLocation("s3://b/x")
+                        .setSetting("format_csv_allow_single_quotes", "1")
+                        .setSetting("input_format_csv_detect_header", "0")
+                        .setSetting("max_download_threads", "8")
+                        .build();
+        assertThat(one.options().get(S3SourceOptions.FORMAT_CSV_ALLOW_SINGLE_QUOTES)).isTrue();
+        assertThat(one.options().get(S3SourceOptions.INPUT_FORMAT_CSV_DETECT_HEADER)).isFalse();
+        assertThat(one.options().get(S3SourceOptions.MAX_DOWNLOAD_THREADS)).isEqualTo(8);
+        org.apache.flink.configuration.Configuration conf =
+                new org.apache.flink.configuration.Configuration();
+        conf.setString("format_csv_allow_single_quotes", "TRUE");
+        conf.set(S3SourceOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS, false);
+        S3Source<Block> two = builder().setLocation("s3://b/x").setOptions(conf).build();
+        assertThat(two.options().get(S3SourceOptions.FORMAT_CSV_ALLOW_SINGLE_QUOTES)).isTrue();
+        assertThat(two.options().get(S3SourceOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)).isFalse();
+        assertThatThrownBy(() -> builder().setSetting("format_csv_allow_single_quotes", "yes"))
+                .hasMessage(
+                        "Cannot parse bool from string 'yes' for setting"
+                                + " 'format_csv_allow_single_quotes': expected 0, 1, true or"
+                                + " false");
+    }
+
     @Test
     void invalidSettingsNameTheValue() {
         assertThatThrownBy(() -> builder().build()).hasMessageContaining("location is required");

@@ -1,14 +1,12 @@
 package io.github.s3mergetree.examples.ingest;
 
+import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.flink.configuration.ConfigOption;
 
 /**
  * Routes {@code --setting name=value} to the source ({@link S3SourceOptions}) and/or the sink
@@ -44,8 +42,10 @@ public final class IngestSettings {
      */
     public static IngestSettings parse(Iterable<String> pairs) {
         IngestSettings s = new IngestSettings();
-        Set<String> sourceKeys = keys(S3SourceOptions.class);
-        Set<String> sinkKeys = keys(MergeTreeSinkOptions.class);
+        NamedSettings sourceSettings = NamedSettings.ofFields(S3SourceOptions.class);
+        NamedSettings sinkSettings = NamedSettings.ofFields(MergeTreeSinkOptions.class);
+        Set<String> sourceKeys = sourceSettings.names();
+        Set<String> sinkKeys = sinkSettings.names();
         for (String pair : pairs) {
             int eq = pair.indexOf('=');
             if (eq <= 0) {
@@ -59,20 +59,20 @@ public final class IngestSettings {
                         "setting '" + name + "' is set by the command's own options");
             }
             boolean known = false;
+            // booleans as ClickHouse takes them (0, 1, true, false), checked here already
             if (sourceKeys.contains(name)) {
-                s.source.put(name, value);
+                s.source.put(name, sourceSettings.check(name, value));
                 known = true;
             }
             if (sinkKeys.contains(name)) {
-                s.sink.put(name, value);
+                s.sink.put(name, sinkSettings.check(name, value));
                 known = true;
             }
             if (!known) {
                 Set<String> all = new TreeSet<>(sourceKeys);
                 all.addAll(sinkKeys);
                 all.removeAll(RESERVED);
-                throw new IllegalArgumentException(
-                        "unknown setting '" + name + "' (known: " + String.join(", ", all) + ")");
+                throw new IllegalArgumentException(NamedSettings.unknownMessage(name, all));
             }
         }
         return s;
@@ -86,19 +86,5 @@ public final class IngestSettings {
     /** The settings for the sink, by {@link MergeTreeSinkOptions} key. */
     public Map<String, String> sink() {
         return sink;
-    }
-
-    static Set<String> keys(Class<?> optionsClass) {
-        Set<String> keys = new TreeSet<>();
-        for (Field f : optionsClass.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && ConfigOption.class == f.getType()) {
-                try {
-                    keys.add(((ConfigOption<?>) f.get(null)).key());
-                } catch (IllegalAccessException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-        }
-        return keys;
     }
 }

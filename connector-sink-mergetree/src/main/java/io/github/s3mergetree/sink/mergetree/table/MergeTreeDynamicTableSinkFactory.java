@@ -1,6 +1,8 @@
 package io.github.s3mergetree.sink.mergetree.table;
 
+import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.connector.table.ClickHouseTypes;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -110,7 +113,9 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> s = new java.util.HashSet<>(TABLE_ONLY);
         s.remove(MergeTreeSinkOptions.PATH);
-        s.addAll(SINK_OPTIONS);
+        // booleans as strings: their values are checked as ClickHouse checks them (0, 1, true,
+        // false), not by Flink (true, false), when the sink is built
+        s.addAll(NamedSettings.booleansAsStrings(SINK_OPTIONS));
         return s;
     }
 
@@ -131,9 +136,12 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                         context.getObjectIdentifier().getObjectName());
         Map<String, String> settings = new HashMap<>();
         for (ConfigOption<?> o : SINK_OPTIONS) {
-            Optional<?> v = options.getOptional(o);
-            v.ifPresent(x -> settings.put(o.key(), String.valueOf(x)));
+            // as written: the sink builder checks and parses them (setSettings)
+            options.getOptional(ConfigOptions.key(o.key()).stringType().noDefaultValue())
+                    .ifPresent(v -> settings.put(o.key(), v));
         }
+        // a mistake (a boolean ClickHouse would not take) fails the statement, not the job
+        MergeTreeSink.forRowData().setSettings(settings);
         return new MergeTreeDynamicTableSink(
                 rowType,
                 path,

@@ -193,6 +193,48 @@ class RowDataInputTest {
         assertThat(((LongColumn) b.column(3)).get(0)).isEqualTo(-1L);
     }
 
+    /**
+     * TIMESTAMP and TIMESTAMP_LTZ before 1970 with a fraction of a second: the DateTime64 ticks are
+     * the instant's (the fraction counts forward from the floor second), in UTC and in a column
+     * zone.
+     */
+    @Test
+    void preEpochTimestampsWithAFractionKeepTheirFraction() {
+        String ddl =
+                "CREATE TABLE t (a DateTime64(3), b DateTime64(6, 'America/New_York'),"
+                        + " c DateTime64(9), d DateTime64(6))"
+                        + " ENGINE = MergeTree ORDER BY tuple()";
+        var in =
+                converter(
+                        ddl,
+                        DataTypes.ROW(
+                                DataTypes.FIELD("a", DataTypes.TIMESTAMP(3)),
+                                DataTypes.FIELD("b", DataTypes.TIMESTAMP(6)),
+                                DataTypes.FIELD("c", DataTypes.TIMESTAMP_LTZ(9)),
+                                DataTypes.FIELD("d", DataTypes.TIMESTAMP_LTZ(6))),
+                        false);
+        Block b = block(ddl);
+        Instant a = Instant.parse("1921-01-03T06:08:46.045Z");
+        LocalDateTime wall = LocalDateTime.of(1967, 1, 2, 21, 15, 26, 947_361_000);
+        Instant c = Instant.parse("1900-01-01T00:00:00.000000001Z");
+        Instant d = Instant.parse("1969-12-31T23:59:59.999999Z");
+        in.append(
+                GenericRowData.of(
+                        TimestampData.fromLocalDateTime(
+                                LocalDateTime.of(1921, 1, 3, 6, 8, 46, 45_000_000)),
+                        TimestampData.fromLocalDateTime(wall),
+                        TimestampData.fromInstant(c),
+                        TimestampData.fromInstant(d)),
+                b);
+        assertThat(((LongColumn) b.column(0)).get(0)).isEqualTo(a.toEpochMilli());
+        Instant bInstant = wall.atZone(java.time.ZoneId.of("America/New_York")).toInstant();
+        assertThat(((LongColumn) b.column(1)).get(0))
+                .isEqualTo(bInstant.getEpochSecond() * 1_000_000L + 947_361L);
+        assertThat(((LongColumn) b.column(2)).get(0))
+                .isEqualTo(c.getEpochSecond() * 1_000_000_000L + 1);
+        assertThat(((LongColumn) b.column(3)).get(0)).isEqualTo(-1L);
+    }
+
     @Test
     void nullsNestedTypesAndDefaults() {
         String ddl =

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.table;
 
+import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
@@ -76,7 +77,8 @@ public final class S3ObjectsDynamicTableSource
         return SourceProvider.of(source, parallelism);
     }
 
-    private S3Source<RowData> source(TypeInformation<RowData> type) {
+    /** The source this table reads with (built again at each call). */
+    S3Source<RowData> source(TypeInformation<RowData> type) {
         TargetSchema decoded = columns.project(producedType.getFieldNames());
         RowType rows = producedType;
         S3SourceBuilder<RowData> b =
@@ -95,7 +97,10 @@ public final class S3ObjectsDynamicTableSource
         }
         String pathStyle = options.get(S3ObjectsTableOptions.PATH_STYLE_ACCESS.key());
         b.setPathStyleAccess(
-                pathStyle != null ? Boolean.parseBoolean(pathStyle.trim()) : endpoint != null);
+                pathStyle != null
+                        ? NamedSettings.parseBool(
+                                S3ObjectsTableOptions.PATH_STYLE_ACCESS.key(), pathStyle.trim())
+                        : endpoint != null);
         String access = options.get(S3ObjectsTableOptions.ACCESS_KEY.key());
         String secret = options.get(S3ObjectsTableOptions.SECRET_KEY.key());
         if ((access == null) != (secret == null)) {

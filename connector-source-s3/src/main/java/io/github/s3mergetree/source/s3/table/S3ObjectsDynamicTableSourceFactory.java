@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.table;
 
+import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.connector.table.ClickHouseTypes;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
@@ -54,10 +55,12 @@ public final class S3ObjectsDynamicTableSourceFactory implements DynamicTableSou
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        Set<ConfigOption<?>> s = new HashSet<>(S3SourceOptions.all());
+        // booleans as strings: their values are checked as ClickHouse checks them (0, 1, true,
+        // false), not by Flink (true, false), when the source is built
+        Set<ConfigOption<?>> s = NamedSettings.booleansAsStrings(S3SourceOptions.all());
         s.add(S3ObjectsTableOptions.ENDPOINT);
         s.add(S3ObjectsTableOptions.REGION);
-        s.add(S3ObjectsTableOptions.PATH_STYLE_ACCESS);
+        s.addAll(NamedSettings.booleansAsStrings(List.of(S3ObjectsTableOptions.PATH_STYLE_ACCESS)));
         s.add(S3ObjectsTableOptions.ACCESS_KEY);
         s.add(S3ObjectsTableOptions.SECRET_KEY);
         s.add(S3ObjectsTableOptions.COLUMNS);

@@ -26,6 +26,18 @@ final class DateTimes {
 
     static final long LUT_LAST_DAY = LocalDate.of(LUT_MAX_YEAR, 12, 31).toEpochDay();
 
+    /**
+     * The smallest {@code basic} DateTime64 unix timestamp (without a fraction) that ClickHouse
+     * (26.x) takes as ticks rather than seconds: 10000-01-01 00:00:00 UTC, past the last second a
+     * DateTime64 can show.
+     */
+    static final long SCALED_TICKS_FROM = 253_402_300_800L;
+
+    /** The years ClickHouse's date-time arithmetic represents outside its LUT (cctz). */
+    static final int MIN_REPRESENTABLE_YEAR = 0;
+
+    static final int MAX_REPRESENTABLE_YEAR = 9999;
+
     /** The clock giving "now" to best-effort parsing of dates without a year (tests fix it). */
     static volatile LongSupplier clock = System::currentTimeMillis;
 
@@ -49,8 +61,21 @@ final class DateTimes {
         return makeDayNum(year, month, day, LUT_FIRST_DAY);
     }
 
-    /** ClickHouse's {@code DateLUTImpl::makeDateTime} in {@code zone}. */
+    /**
+     * ClickHouse's {@code DateLUTImpl::makeDateTime} in {@code zone}: a year outside the LUT
+     * (1900..2299) with a month 1..12 and a day 1..31 is computed on the proleptic calendar ({@code
+     * makeDateTimeOutOfRange}: the year clamped to 0..9999, fields past their range rolling over,
+     * the later instant of a repeated local time, the offset after a skipped one); any other
+     * impossible date is the LUT's first day.
+     */
     static long makeDateTime(ZoneId zone, int year, int month, int day, int h, int m, int s) {
+        if ((year < LUT_MIN_YEAR || year > LUT_MAX_YEAR)
+                && month >= 1
+                && month <= 12
+                && day >= 1
+                && day <= 31) {
+            return makeDateTimeOutOfRange(zone, year, month, day, h, m, s);
+        }
         long dayNum = lutDay(year, month, day);
         long timeOffset = h * 3600L + m * 60L + s;
         if (zone == ZoneOffset.UTC || "UTC".equals(zone.getId())) {
@@ -72,6 +97,20 @@ final class DateTimes {
             }
         }
         return start + timeOffset;
+    }
+
+    private static long makeDateTimeOutOfRange(
+            ZoneId zone, int year, int month, int day, int h, int m, int s) {
+        int y = Math.max(MIN_REPRESENTABLE_YEAR, Math.min(MAX_REPRESENTABLE_YEAR, year));
+        java.time.LocalDateTime local =
+                java.time.LocalDateTime.of(y, month, 1, 0, 0)
+                        .plusDays(day - 1L)
+                        .plusHours(h)
+                        .plusMinutes(m)
+                        .plusSeconds(s);
+        ZoneOffsetTransition t = zone.getRules().getTransition(local);
+        ZoneOffset offset = t != null ? t.getOffsetAfter() : zone.getRules().getOffset(local);
+        return local.toEpochSecond(offset);
     }
 
     /** A date as read by {@code readDateText}: year, month and day, not validated. */
@@ -169,11 +208,29 @@ final class DateTimes {
         }
     }
 
-    /** The result of parsing a date-time: seconds since the epoch and a fraction of a second. */
+    /**
+     * The result of parsing a date-time: seconds since the epoch and a fraction of a second. The
+     * fraction counts forward from {@link #seconds} (as the text reads: {@code 1921-01-03
+     * 06:08:46.045} is the second {@code 06:08:46} plus 45 ms, whatever the sign of its epoch
+     * second), except after a unix timestamp written with a minus sign ({@link
+     * #negativeTimestamp}), whose fraction counts away from zero as its digits do: {@code -1.5} is
+     * -1.5 s.
+     */
     static final class Parsed {
         long seconds;
         long fraction;
         int fractionDigits;
+
+        /** The value was a unix timestamp with a leading {@code -} ({@code basic}, DateTime64). */
+        boolean negativeTimestamp;
+
+        /**
+         * {@link #seconds} holds DateTime64 ticks, not seconds: a {@code basic} unix timestamp of
+         * at least {@link #SCALED_TICKS_FROM} without a fraction (ClickHouse reads it as a
+         * timestamp already multiplied by the precision's power of ten).
+         */
+        boolean scaledTicks;
+
         final int[] digits = new int[19];
         final char[] alpha = new char[9];
         final char[] rest = new char[7];
@@ -182,15 +239,68 @@ final class DateTimes {
             seconds = 0;
             fraction = 0;
             fractionDigits = 0;
+            negativeTimestamp = false;
+            scaledTicks = false;
         }
     }
 
     /**
-     * {@code readDateTimeTextFallback} ({@code date_time_input_format = basic}): a unix timestamp
-     * of at least 5 digits, or {@code YYYY-MM-DD[( |T)hh:mm:ss]} (any separators).
+     * {@code readDateTimeTextImpl} ({@code date_time_input_format = basic}): a unix timestamp or
+     * {@code YYYY-MM-DD[( |T)hh:mm:ss]}, read as ClickHouse reads them with 19 bytes ahead ({@link
+     * #readBasicWhole}) or fewer ({@code readDateTimeTextFallback}: a unix timestamp of at least 5
+     * digits, any separators).
      */
     static void readBasic(TextCursor in, ZoneId zone, boolean dt64, Parsed out) {
         out.reset();
+        if (!dt64 && !in.eof() && !digit(in.buf[in.pos])) {
+            throw new TextParseException("Cannot parse datetime");
+        }
+        out.negativeTimestamp = in.at('-');
+        if (hasMore(in, 19)) {
+            readBasicWhole(in, zone, out);
+            return;
+        }
+        readBasicFallback(in, zone, dt64, out);
+    }
+
+    /**
+     * The path of ClickHouse's {@code readDateTimeTextImpl} taken when at least 19 bytes follow
+     * (almost always: they need not belong to the value): if the fifth byte is not a digit, a date
+     * {@code YYYY?MM?DD} and, after a space or {@code T}, a time {@code hh?mm?ss} at fixed
+     * positions, whatever the bytes there (ClickHouse does not check them: a short value such as
+     * {@code -57} takes bytes of what follows it, which then fails to parse); otherwise a unix
+     * timestamp ({@code readIntText}: a sign, digits).
+     */
+    private static void readBasicWhole(TextCursor in, ZoneId zone, Parsed out) {
+        byte[] s = in.buf;
+        int p = in.pos;
+        if (digit(s[p + 4])) {
+            out.seconds = Numbers.readInt(in, true);
+            return;
+        }
+        int year =
+                (short)
+                        (((s[p] - '0') * 1000
+                                + (s[p + 1] - '0') * 100
+                                + (s[p + 2] - '0') * 10
+                                + (s[p + 3] - '0')));
+        int month = ((s[p + 5] - '0') * 10 + (s[p + 6] - '0')) & 0xFF;
+        int day = ((s[p + 8] - '0') * 10 + (s[p + 9] - '0')) & 0xFF;
+        int h = 0;
+        int mi = 0;
+        int sec = 0;
+        boolean dateTime = s[p + 10] == ' ' || s[p + 10] == 'T';
+        if (dateTime) {
+            h = ((s[p + 11] - '0') * 10 + (s[p + 12] - '0')) & 0xFF;
+            mi = ((s[p + 14] - '0') * 10 + (s[p + 15] - '0')) & 0xFF;
+            sec = ((s[p + 17] - '0') * 10 + (s[p + 18] - '0')) & 0xFF;
+        }
+        out.seconds = year == 0 ? 0 : makeDateTime(zone, year, month, day, h, mi, sec);
+        in.pos += dateTime ? 19 : 10;
+    }
+
+    /** {@code readDateTimeTextFallback}: fewer than 19 bytes are left. */
+    private static void readBasicFallback(TextCursor in, ZoneId zone, boolean dt64, Parsed out) {
         boolean negative = false;
         if (in.at('-')) {
             if (!dt64) {
@@ -237,7 +347,7 @@ final class DateTimes {
             out.seconds = year == 0 ? 0 : makeDateTime(zone, year, month, day, h, mi, sec);
             return;
         }
-        if (n <= 4 && !(dt64 && negative)) {
+        if (n <= 4 && !(dt64 && (negative || in.at('.')))) {
             throw new TextParseException("Cannot parse DateTime");
         }
         long v = 0;

@@ -580,9 +580,17 @@ final class ScalarReaders {
         }
 
         void storeYmd(Column c, DateTimes.YMD d) {
+            storeYmd(c, d, DateTimes.LUT_FIRST_DAY);
+        }
+
+        /**
+         * {@code date32ErrorDay}: the Date32 of an impossible date (or a year before 1900): the
+         * LUT's first day, 1900-01-01, except in CSV, where ClickHouse's reader makes it 0
+         * (1970-01-01).
+         */
+        void storeYmd(Column c, DateTimes.YMD d, long date32ErrorDay) {
             if (date32) {
-                long v =
-                        DateTimes.makeDayNum(d.year(), d.month(), d.day(), DateTimes.LUT_FIRST_DAY);
+                long v = DateTimes.makeDayNum(d.year(), d.month(), d.day(), date32ErrorDay);
                 ((IntColumn) c).add((int) v);
             } else {
                 long v = DateTimes.makeDayNum(d.year(), d.month(), d.day(), 0);
@@ -593,6 +601,22 @@ final class ScalarReaders {
         @Override
         void readEscaped(TextCursor in, Column c) {
             storeYmd(c, DateTimes.readDate(in));
+        }
+
+        @Override
+        void readCsv(TextCursor in, Column c) {
+            if (in.eof()) {
+                throw TextParseException.afterEof();
+            }
+            byte q = in.buf[in.pos];
+            if (q == '\'' || q == '"') {
+                in.pos++;
+                DateTimes.YMD d = DateTimes.readDate(in);
+                in.expect((char) q);
+                storeYmd(c, d, 0);
+            } else {
+                storeYmd(c, DateTimes.readDate(in), 0);
+            }
         }
 
         @Override
@@ -646,7 +670,15 @@ final class ScalarReaders {
             DateTimes.Parsed p = scratch.parsed;
             switch (settings().dateTimeInputFormat()) {
                 case BASIC -> {
-                    DateTimes.readBasic(in, zone, dt64, p);
+                    try {
+                        DateTimes.readBasic(in, zone, dt64, p);
+                    } catch (TextParseException e) {
+                        if (!dt64 || !in.at('.')) {
+                            throw e;
+                        }
+                        // as ClickHouse: a DateTime64 whose seconds fail before a '.' is 0.fraction
+                        p.seconds = 0;
+                    }
                     if (dt64 && in.at('.')) {
                         in.pos++;
                         long f = 0;
@@ -662,6 +694,8 @@ final class ScalarReaders {
                         }
                         p.fraction = f;
                         p.fractionDigits = digits;
+                    } else if (dt64 && p.seconds >= DateTimes.SCALED_TICKS_FROM) {
+                        p.scaledTicks = true;
                     }
                 }
                 case BEST_EFFORT -> DateTimes.readBestEffort(in, zone, false, dt64, p);
@@ -686,8 +720,31 @@ final class ScalarReaders {
                 f *= 10;
                 digits++;
             }
-            long ticks = p.seconds * multiplier + (p.seconds < 0 ? -f : f);
-            ((LongColumn) c).add(ticks);
+            ((LongColumn) c).add(p.scaledTicks ? p.seconds : ticks(p.seconds, f, p));
+        }
+
+        /**
+         * ClickHouse's {@code decimalFromComponents} as its text readers use it: the fraction
+         * counts forward from the (floor) second a date-time's text names, so {@code 1921-01-03
+         * 06:08:46.045} is {@code seconds * 10^P + fraction} although its seconds are negative;
+         * only a unix timestamp written with a minus sign counts its fraction away from zero
+         * ({@code -1.5}: -1.5 s; {@code -0.5}: +0.5 s, as ClickHouse reads it). A value past the
+         * Int64 ticks is refused as ClickHouse refuses it.
+         */
+        private long ticks(long seconds, long fraction, DateTimes.Parsed p) {
+            try {
+                long whole = Math.multiplyExact(seconds, multiplier);
+                return p.negativeTimestamp && seconds < 0
+                        ? Math.subtractExact(whole, fraction)
+                        : Math.addExact(whole, fraction);
+            } catch (ArithmeticException e) {
+                throw new TextParseException(
+                        "Decimal math overflow: "
+                                + seconds
+                                + " seconds do not fit DateTime64("
+                                + precision
+                                + ")");
+            }
         }
 
         /**
