@@ -4,6 +4,8 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.source.s3.format.Compression;
+import io.github.s3mergetree.source.s3.format.HivePartitionedBlockFormat;
+import io.github.s3mergetree.source.s3.format.ProjectableBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormats;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
@@ -275,6 +277,10 @@ public final class S3SourceBuilder<T> {
             decoder =
                     S3ObjectFormats.forName(
                             formatName, schema, options.get(S3SourceOptions.COMPRESSION));
+        }
+        if (options.get(S3SourceOptions.USE_HIVE_PARTITIONING)
+                && decoder instanceof ProjectableBlockFormat projectable) {
+            decoder = new HivePartitionedBlockFormat(projectable);
         }
         RecordExpander<Block, T> expander = null;
         if (expanderFactory != null) {

@@ -48,7 +48,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * of the task managers (Flink's default {@code env.java.opts.all} includes it).
  */
 @PublicEvolving
-public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
+public final class ArrowBlockFormat implements ProjectableBlockFormat {
     private static final long serialVersionUID = 1L;
 
     /** The two Arrow IPC formats, by their ClickHouse names. */
@@ -93,8 +93,14 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
         return kind;
     }
 
+    @Override
     public TargetSchema schema() {
         return schema;
+    }
+
+    @Override
+    public ArrowBlockFormat withSchema(TargetSchema columns) {
+        return new ArrowBlockFormat(kind, columns);
     }
 
     @Override

@@ -33,13 +33,23 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * <p>Objects are read whole (compression by extension); the position is the number of rows emitted.
  */
 @PublicEvolving
-public final class NativeBlockFormat implements S3ObjectFormat<Block> {
+public final class NativeBlockFormat implements ProjectableBlockFormat {
     private static final long serialVersionUID = 1L;
 
     private final TargetSchema schema;
 
     public NativeBlockFormat(TargetSchema schema) {
         this.schema = java.util.Objects.requireNonNull(schema, "schema");
+    }
+
+    @Override
+    public TargetSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public NativeBlockFormat withSchema(TargetSchema columns) {
+        return new NativeBlockFormat(columns);
     }
 
     @Override

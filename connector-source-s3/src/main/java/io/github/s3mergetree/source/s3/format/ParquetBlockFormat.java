@@ -39,7 +39,7 @@ import org.apache.parquet.schema.Type;
  * its footer in the enumerator. Positions are (row group index, rows emitted from it).
  */
 @PublicEvolving
-public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
+public final class ParquetBlockFormat implements ProjectableBlockFormat {
     private static final long serialVersionUID = 1L;
     private static final int TAIL_BYTES = 256 * 1024;
     private static final long MERGE_GAP = 1024 * 1024;
@@ -78,8 +78,14 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         this.schema = java.util.Objects.requireNonNull(schema, "schema");
     }
 
+    @Override
     public TargetSchema schema() {
         return schema;
+    }
+
+    @Override
+    public ParquetBlockFormat withSchema(TargetSchema columns) {
+        return new ParquetBlockFormat(columns);
     }
 
     @Override
