@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -28,6 +29,7 @@ import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
 
 /**
  * Apache Arrow IPC objects into columnar {@link Block}s of a {@link TargetSchema}: ClickHouse's
@@ -233,6 +235,7 @@ public final class ArrowBlockFormat implements ProjectableBlockFormat {
         private long rowsBefore; // rows of the object before the current batch
         private long streamToSkip;
         private ArrowColumnDecoder[] decoders;
+        private boolean hasMissingColumns;
 
         Reader(FormatContext ctx, S3ObjectSplit split) throws IOException {
             this.ctx = ctx;
@@ -372,10 +375,12 @@ public final class ArrowBlockFormat implements ProjectableBlockFormat {
         private void buildDecoders() throws IOException {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             ArrowColumnDecoder[] d = new ArrowColumnDecoder[schema.size()];
+            List<String> missing = new ArrayList<>();
             for (int c = 0; c < schema.size(); c++) {
                 FieldVector v = root.getVector(schema.names().get(c));
                 if (v == null) {
-                    continue; // default values
+                    missing.add(schema.names().get(c)); // default values
+                    continue;
                 }
                 try {
                     d[c] =
@@ -397,6 +402,23 @@ public final class ArrowBlockFormat implements ProjectableBlockFormat {
                             e);
                 }
             }
+            if (!missing.isEmpty()) {
+                List<String> objectColumns = new ArrayList<>();
+                for (org.apache.arrow.vector.types.pojo.Field f : root.getSchema().getFields()) {
+                    objectColumns.add(f.getName());
+                }
+                ConfigOption<Boolean> allow =
+                        S3SourceOptions.INPUT_FORMAT_ARROW_ALLOW_MISSING_COLUMNS;
+                ctx.missingColumns()
+                        .check(
+                                object,
+                                kind.clickHouseName(),
+                                missing,
+                                objectColumns,
+                                allow.key(),
+                                ctx.options().get(allow));
+            }
+            hasMissingColumns = !missing.isEmpty();
             decoders = d;
         }
 
@@ -451,6 +473,9 @@ public final class ArrowBlockFormat implements ProjectableBlockFormat {
                                             : e.getMessage()),
                             e);
                 }
+            }
+            if (hasMissingColumns) {
+                ctx.missingColumns().filled(n);
             }
             batchPos += n;
             PositionedRecord<Block> rec;

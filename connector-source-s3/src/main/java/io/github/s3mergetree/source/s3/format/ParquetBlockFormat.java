@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.column.Columns;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.convert.ValueConverter;
 import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.VersionParser;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -115,6 +117,7 @@ public final class ParquetBlockFormat implements ProjectableBlockFormat {
         private final ParquetColumnDecoder[][] decoders;
         private final Set<String> requestedTop = new HashSet<>();
         private final List<Type> requestedTypes;
+        private final boolean hasMissingColumns;
         private int ownedPos;
         private int currentRowGroup = -1;
         private long rowsInCurrent;
@@ -191,10 +194,12 @@ public final class ParquetBlockFormat implements ProjectableBlockFormat {
             }
             decoders = new ParquetColumnDecoder[schema.size()][];
             List<Type> requested = new ArrayList<>();
+            List<String> missing = new ArrayList<>();
             for (int c = 0; c < schema.size(); c++) {
                 String name = schema.names().get(c);
                 if (!fileSchema.containsField(name)) {
-                    continue; // default values
+                    missing.add(name); // default values
+                    continue;
                 }
                 List<ColumnDescriptor> leaves = leavesByField.getOrDefault(name, List.of());
                 // one decoder per leaf: a struct or map fills its Tuple / Map column leaf by leaf
@@ -215,6 +220,28 @@ public final class ParquetBlockFormat implements ProjectableBlockFormat {
                 requestedTop.add(name);
             }
             this.requestedTypes = requested;
+            this.hasMissingColumns = !missing.isEmpty();
+            if (hasMissingColumns) {
+                List<String> fileColumns = new ArrayList<>();
+                for (Type field : fileSchema.getFields()) {
+                    fileColumns.add(field.getName());
+                }
+                try {
+                    ConfigOption<Boolean> allow =
+                            S3SourceOptions.INPUT_FORMAT_PARQUET_ALLOW_MISSING_COLUMNS;
+                    ctx.missingColumns()
+                            .check(
+                                    object,
+                                    "Parquet",
+                                    missing,
+                                    fileColumns,
+                                    allow.key(),
+                                    ctx.options().get(allow));
+                } catch (ObjectFormatException e) {
+                    close();
+                    throw e;
+                }
+            }
             reader.setRequestedSchema(new MessageType(fileSchema.getName(), requested));
             if (split.offset() != S3ObjectSplit.NOT_STARTED) {
                 while (ownedPos < owned.size() && owned.get(ownedPos) < split.offset()) {
@@ -410,6 +437,9 @@ public final class ParquetBlockFormat implements ProjectableBlockFormat {
             }
             int n = (int) Math.min(ctx.maxBlockSize(), rowsInCurrent - rowsReadInCurrent);
             Block block = decode(n);
+            if (hasMissingColumns) {
+                ctx.missingColumns().filled(n);
+            }
             PositionedRecord<Block> rec =
                     rowsReadInCurrent >= rowsInCurrent
                             ? new PositionedRecord<>(block, currentRowGroup + 1, 0)

@@ -317,6 +317,32 @@ public final class S3SourceOptions {
                     .defaultValue(true)
                     .withDescription("CSV strings may be quoted with \".");
 
+    /** A target column missing from a Parquet object gets its default (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_PARQUET_ALLOW_MISSING_COLUMNS =
+            ConfigOptions.key("input_format_parquet_allow_missing_columns")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "A column of the target that a Parquet object does not have gets the"
+                                    + " type's default in its rows (logged once per column and"
+                                    + " reader, counted in the metric rowsWithMissingColumns);"
+                                    + " false: such an object is refused, naming the column.");
+
+    /**
+     * A target column missing from an Arrow / ArrowStream object gets its default (ClickHouse's
+     * setting).
+     */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_ARROW_ALLOW_MISSING_COLUMNS =
+            ConfigOptions.key("input_format_arrow_allow_missing_columns")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "A column of the target that an Arrow or ArrowStream object does not"
+                                    + " have gets the type's default in its rows (logged once per"
+                                    + " column and reader, counted in the metric"
+                                    + " rowsWithMissingColumns); false: such an object is refused,"
+                                    + " naming the column.");
+
     /**
      * Columns named by a {@code key=value} directory of an object's path are filled from the path
      * (ClickHouse's setting and its default in 26.x).
