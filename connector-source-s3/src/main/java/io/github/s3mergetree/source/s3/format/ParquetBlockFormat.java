@@ -28,6 +28,7 @@ import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -160,16 +161,40 @@ public final class ParquetBlockFormat implements ProjectableBlockFormat {
                 tail = ObjectBytes.of(ctx.readFully(split, tailStart, size));
             }
             file.cache(tailStart, tail, true);
+            ParquetFileReader opened;
             try {
-                this.reader = ParquetFileReader.open(file, readOptions());
+                opened = ParquetFileReader.open(file, readOptions());
             } catch (IOException | RuntimeException e) {
-                file.releaseAll();
-                throw new ObjectFormatException(
-                        object
-                                + ": cannot read the Parquet footer: "
-                                + ParquetColumnDecoder.causeMessage(e),
-                        e);
+                // fastparquet's fixed-length text columns: a footer parquet-mr refuses
+                long footerStart = size - 8 - footerLen;
+                ParquetMetadata fixed = null;
+                if (String.valueOf(e.getMessage()).contains("can only annotate")
+                        && footerStart >= tailStart) {
+                    try {
+                        fixed =
+                                FixedTextFooter.read(
+                                        tail.array(),
+                                        (int) (footerStart - tailStart),
+                                        (int) footerLen);
+                    } catch (IOException | RuntimeException again) {
+                        e.addSuppressed(again);
+                    }
+                }
+                try {
+                    if (fixed == null) {
+                        throw e;
+                    }
+                    opened = ParquetFileReader.open(file, fixed, readOptions(), file.newStream());
+                } catch (IOException | RuntimeException failed) {
+                    file.releaseAll();
+                    throw new ObjectFormatException(
+                            object
+                                    + ": cannot read the Parquet footer: "
+                                    + ParquetColumnDecoder.causeMessage(failed),
+                            failed);
+                }
             }
+            this.reader = opened;
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
             this.rowGroups = reader.getRowGroups();
