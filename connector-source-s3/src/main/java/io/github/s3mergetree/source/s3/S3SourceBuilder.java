@@ -39,6 +39,7 @@ public final class S3SourceBuilder<T> {
     private S3ObjectFormat<?> format;
     private String formatName;
     private TargetSchema schema;
+    private TargetSchema tableColumns;
     private BiFunction<TargetSchema, ZoneId, RecordExpander<Block, T>> expanderFactory;
     private final Configuration options = new Configuration();
     private List<S3ObjectSplit> splits;
@@ -66,6 +67,19 @@ public final class S3SourceBuilder<T> {
     /** The ClickHouse columns to read (names and types), e.g. {@code TargetSchema.parse(...)}. */
     public S3SourceBuilder<T> setSchema(TargetSchema schema) {
         this.schema = schema;
+        return this;
+    }
+
+    /**
+     * All columns of the table whose columns {@link #setSchema} projects (a SQL table's, when a
+     * query reads only some): with {@code use_hive_partitioning}, an object whose path gives every
+     * projected column is still read for its row count through a column of the table its path does
+     * not give, and refused only when its path gives every column of the table, as ClickHouse does.
+     * Unset: the schema's columns.
+     */
+    @org.apache.flink.annotation.Internal
+    public S3SourceBuilder<T> setTableColumns(TargetSchema tableColumns) {
+        this.tableColumns = tableColumns;
         return this;
     }
 
@@ -280,7 +294,10 @@ public final class S3SourceBuilder<T> {
         }
         if (options.get(S3SourceOptions.USE_HIVE_PARTITIONING)
                 && decoder instanceof ProjectableBlockFormat projectable) {
-            decoder = new HivePartitionedBlockFormat(projectable);
+            decoder =
+                    new HivePartitionedBlockFormat(
+                            projectable,
+                            tableColumns != null ? tableColumns : projectable.schema());
         }
         RecordExpander<Block, T> expander = null;
         if (expanderFactory != null) {

@@ -2,6 +2,7 @@ package io.github.s3mergetree.source.s3.format;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -28,10 +29,19 @@ public final class HivePartitionedBlockFormat implements S3ObjectFormat<Block> {
     private static final long serialVersionUID = 1L;
 
     private final ProjectableBlockFormat format;
-    private transient Map<List<Integer>, S3ObjectFormat<Block>> projected;
+    private final TargetSchema tableColumns;
+    private transient Map<List<String>, S3ObjectFormat<Block>> projected;
 
-    public HivePartitionedBlockFormat(ProjectableBlockFormat format) {
+    /**
+     * @param format the format reading the objects' contents, of the columns to produce
+     * @param tableColumns all columns of the table those columns are projected from (the same
+     *     columns when nothing is projected away): an object whose path gives every produced column
+     *     is read for its row count through one of the others, and refused only when its path gives
+     *     every column of the table
+     */
+    public HivePartitionedBlockFormat(ProjectableBlockFormat format, TargetSchema tableColumns) {
         this.format = java.util.Objects.requireNonNull(format, "format");
+        this.tableColumns = java.util.Objects.requireNonNull(tableColumns, "tableColumns");
     }
 
     /** The format reading the objects' contents (all columns). */
@@ -74,31 +84,49 @@ public final class HivePartitionedBlockFormat implements S3ObjectFormat<Block> {
         if (fromObject.size() == schema.size()) {
             return format.createReader(context, split);
         }
-        if (fromObject.isEmpty()) {
-            throw new ObjectFormatException(
-                    object
-                            + ": a hive partitioned file can't contain only partition columns"
-                            + " (every column of "
-                            + schema
-                            + " is a key=value directory of its path); read it with"
-                            + " use_hive_partitioning = false");
+        List<String> read = new ArrayList<>(fromObject.size());
+        for (int c : fromObject) {
+            read.add(schema.names().get(c));
         }
-        S3ObjectFormat<Block> reading = projectedFormat(schema, fromObject);
+        if (fromObject.isEmpty()) {
+            // every produced column from the path: the rows still come from the object
+            for (String name : tableColumns.names()) {
+                if (!values.containsKey(name)) {
+                    read.add(name);
+                    break;
+                }
+            }
+            if (read.isEmpty()) {
+                throw new ObjectFormatException(
+                        object
+                                + ": a hive partitioned file can't contain only partition columns"
+                                + " (every column of "
+                                + tableColumns
+                                + " is a key=value directory of its path); read it with"
+                                + " use_hive_partitioning = false");
+            }
+        }
+        S3ObjectFormat<Block> reading = projectedFormat(read);
         return new Reader(reading.createReader(context, split), schema, fromPath, fromObject);
     }
 
-    private S3ObjectFormat<Block> projectedFormat(TargetSchema schema, List<Integer> columns) {
+    private S3ObjectFormat<Block> projectedFormat(List<String> names) {
         if (projected == null) {
             projected = new ConcurrentHashMap<>();
         }
         return projected.computeIfAbsent(
-                List.copyOf(columns),
-                cs -> {
-                    List<String> names = new ArrayList<>(cs.size());
-                    for (int c : cs) {
-                        names.add(schema.names().get(c));
+                List.copyOf(names),
+                ns -> {
+                    TargetSchema from = format.schema();
+                    List<DataType> types = new ArrayList<>();
+                    for (String n : ns) {
+                        int i = from.indexOf(n);
+                        types.add(
+                                i >= 0
+                                        ? from.types().get(i)
+                                        : tableColumns.types().get(tableColumns.indexOf(n)));
                     }
-                    return format.withSchema(schema.project(names));
+                    return format.withSchema(TargetSchema.of(ns, types));
                 });
     }
 

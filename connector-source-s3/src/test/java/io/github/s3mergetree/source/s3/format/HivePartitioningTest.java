@@ -257,7 +257,33 @@ class HivePartitioningTest {
         return chdb.readFileAsRowBinary(dir.resolve("x.parquet"), "Parquet", columns, "");
     }
 
+    @Test
+    void columnsAllFromThePathStillHaveTheObjectsRows() throws Exception {
+        // a SQL query reading only the path's columns of a table that has others
+        Path dir = write("projected", "k=1/j=2");
+        String table = "id UInt8, k String, j Int32";
+        Path out = tmp.resolve("projected.rowbinary");
+        chdb.execute(
+                "INSERT INTO FUNCTION file('"
+                        + out
+                        + "', 'RowBinary') SELECT j, k FROM file('"
+                        + dir.resolve("x.parquet")
+                        + "', Parquet, '"
+                        + table
+                        + "') SETTINGS engine_file_truncate_on_insert = 1");
+        byte[] theirs = Files.readAllBytes(out);
+        // 3 rows of (2, '1'): Int32 2, then the string '1'
+        assertThat(theirs).hasSize(3 * 6);
+        List<Block> blocks = read(dir, "j Int32, k String", table);
+        assertThat(ReadAsClickHouse.rowBinary(blocks)).isEqualTo(theirs);
+    }
+
     private static byte[] ours(Path dir, String columns) throws Exception {
+        return ReadAsClickHouse.rowBinary(read(dir, columns, columns));
+    }
+
+    private static List<Block> read(Path dir, String columns, String tableColumns)
+            throws Exception {
         TargetSchema schema = TargetSchema.parse(columns);
         try (FormatTesting t =
                 new FormatTesting(
@@ -265,10 +291,11 @@ class HivePartitioningTest {
                         new Configuration())) {
             List<Block> blocks = new ArrayList<>();
             HivePartitionedBlockFormat format =
-                    new HivePartitionedBlockFormat(new ParquetBlockFormat(schema));
+                    new HivePartitionedBlockFormat(
+                            new ParquetBlockFormat(schema), TargetSchema.parse(tableColumns));
             t.readAll(format, t.wholeSplit(dir.resolve("x.parquet").toString().substring(1)))
                     .forEach(r -> blocks.add(r.record()));
-            return ReadAsClickHouse.rowBinary(blocks);
+            return blocks;
         }
     }
 }
