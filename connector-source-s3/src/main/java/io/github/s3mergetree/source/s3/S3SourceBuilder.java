@@ -5,6 +5,8 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.source.s3.format.Compression;
+import io.github.s3mergetree.source.s3.format.HivePartitionedBlockFormat;
+import io.github.s3mergetree.source.s3.format.ProjectableBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormats;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
@@ -38,6 +40,7 @@ public final class S3SourceBuilder<T> {
     private S3ObjectFormat<?> format;
     private String formatName;
     private TargetSchema schema;
+    private TargetSchema tableColumns;
     private BiFunction<TargetSchema, ZoneId, RecordExpander<Block, T>> expanderFactory;
     private final Configuration options = new Configuration();
     private List<S3ObjectSplit> splits;
@@ -65,6 +68,19 @@ public final class S3SourceBuilder<T> {
     /** The ClickHouse columns to read (names and types), e.g. {@code TargetSchema.parse(...)}. */
     public S3SourceBuilder<T> setSchema(TargetSchema schema) {
         this.schema = schema;
+        return this;
+    }
+
+    /**
+     * All columns of the table whose columns {@link #setSchema} projects (a SQL table's, when a
+     * query reads only some): with {@code use_hive_partitioning}, an object whose path gives every
+     * projected column is still read for its row count through a column of the table its path does
+     * not give, and refused only when its path gives every column of the table, as ClickHouse does.
+     * Unset: the schema's columns.
+     */
+    @org.apache.flink.annotation.Internal
+    public S3SourceBuilder<T> setTableColumns(TargetSchema tableColumns) {
+        this.tableColumns = tableColumns;
         return this;
     }
 
@@ -298,6 +314,13 @@ public final class S3SourceBuilder<T> {
             decoder =
                     S3ObjectFormats.forName(
                             formatName, schema, options.get(S3SourceOptions.COMPRESSION));
+        }
+        if (options.get(S3SourceOptions.USE_HIVE_PARTITIONING)
+                && decoder instanceof ProjectableBlockFormat projectable) {
+            decoder =
+                    new HivePartitionedBlockFormat(
+                            projectable,
+                            tableColumns != null ? tableColumns : projectable.schema());
         }
         RecordExpander<Block, T> expander = null;
         if (expanderFactory != null) {

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -28,6 +29,7 @@ import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.util.ByteArrayReadableSeekableByteChannel;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
 
 /**
  * Apache Arrow IPC objects into columnar {@link Block}s of a {@link TargetSchema}: ClickHouse's
@@ -48,7 +50,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * of the task managers (Flink's default {@code env.java.opts.all} includes it).
  */
 @PublicEvolving
-public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
+public final class ArrowBlockFormat implements ProjectableBlockFormat {
     private static final long serialVersionUID = 1L;
 
     /** The two Arrow IPC formats, by their ClickHouse names. */
@@ -93,8 +95,14 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
         return kind;
     }
 
+    @Override
     public TargetSchema schema() {
         return schema;
+    }
+
+    @Override
+    public ArrowBlockFormat withSchema(TargetSchema columns) {
+        return new ArrowBlockFormat(kind, columns);
     }
 
     @Override
@@ -227,6 +235,7 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
         private long rowsBefore; // rows of the object before the current batch
         private long streamToSkip;
         private ArrowColumnDecoder[] decoders;
+        private boolean hasMissingColumns;
 
         Reader(FormatContext ctx, S3ObjectSplit split) throws IOException {
             this.ctx = ctx;
@@ -366,10 +375,12 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
         private void buildDecoders() throws IOException {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             ArrowColumnDecoder[] d = new ArrowColumnDecoder[schema.size()];
+            List<String> missing = new ArrayList<>();
             for (int c = 0; c < schema.size(); c++) {
                 FieldVector v = root.getVector(schema.names().get(c));
                 if (v == null) {
-                    continue; // default values
+                    missing.add(schema.names().get(c)); // default values
+                    continue;
                 }
                 try {
                     d[c] =
@@ -391,6 +402,23 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
                             e);
                 }
             }
+            if (!missing.isEmpty()) {
+                List<String> objectColumns = new ArrayList<>();
+                for (org.apache.arrow.vector.types.pojo.Field f : root.getSchema().getFields()) {
+                    objectColumns.add(f.getName());
+                }
+                ConfigOption<Boolean> allow =
+                        S3SourceOptions.INPUT_FORMAT_ARROW_ALLOW_MISSING_COLUMNS;
+                ctx.missingColumns()
+                        .check(
+                                object,
+                                kind.clickHouseName(),
+                                missing,
+                                objectColumns,
+                                allow.key(),
+                                ctx.options().get(allow));
+            }
+            hasMissingColumns = !missing.isEmpty();
             decoders = d;
         }
 
@@ -445,6 +473,9 @@ public final class ArrowBlockFormat implements S3ObjectFormat<Block> {
                                             : e.getMessage()),
                             e);
                 }
+            }
+            if (hasMissingColumns) {
+                ctx.missingColumns().filled(n);
             }
             batchPos += n;
             PositionedRecord<Block> rec;

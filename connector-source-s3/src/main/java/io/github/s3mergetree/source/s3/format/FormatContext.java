@@ -28,12 +28,14 @@ public final class FormatContext {
     private final S3SourceMetrics metrics;
     private final Map<String, Future<ObjectBytes>> prefetched = new ConcurrentHashMap<>();
     private final DownloadBuffers buffers;
+    private final MissingColumns missingColumns;
 
     public FormatContext(
             ObjectReader objectReader, ReadableConfig options, S3SourceMetrics metrics) {
         this.objectReader = objectReader;
         this.options = options;
         this.metrics = metrics;
+        this.missingColumns = new MissingColumns(metrics);
         // what the split reader has in flight: max_download_threads prefetched objects of up to
         // 2 x max_download_buffer_size, and the current object or row group
         long buffer = options.get(S3SourceOptions.MAX_DOWNLOAD_BUFFER_SIZE);
@@ -51,6 +53,11 @@ public final class FormatContext {
 
     public S3SourceMetrics metrics() {
         return metrics;
+    }
+
+    /** Where formats report target columns an object does not have. */
+    public MissingColumns missingColumns() {
+        return missingColumns;
     }
 
     /** Rows per emitted block ({@code max_block_size}). */

@@ -33,13 +33,23 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * <p>Objects are read whole (compression by extension); the position is the number of rows emitted.
  */
 @PublicEvolving
-public final class NativeBlockFormat implements S3ObjectFormat<Block> {
+public final class NativeBlockFormat implements ProjectableBlockFormat {
     private static final long serialVersionUID = 1L;
 
     private final TargetSchema schema;
 
     public NativeBlockFormat(TargetSchema schema) {
         this.schema = java.util.Objects.requireNonNull(schema, "schema");
+    }
+
+    @Override
+    public TargetSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public NativeBlockFormat withSchema(TargetSchema columns) {
+        return new NativeBlockFormat(columns);
     }
 
     @Override
@@ -186,8 +196,10 @@ public final class NativeBlockFormat implements S3ObjectFormat<Block> {
                 }
                 Block out = Block.empty(schema.names(), schema.types(), (int) rows);
                 boolean[] filled = new boolean[schema.size()];
+                List<String> blockColumns = new ArrayList<>();
                 for (int c = 0; c < columns; c++) {
                     String name = readString();
+                    blockColumns.add(name);
                     String typeName = readString();
                     DataType type;
                     try {
@@ -232,12 +244,18 @@ public final class NativeBlockFormat implements S3ObjectFormat<Block> {
                         filled[target] = true;
                     }
                 }
+                List<String> missing = new ArrayList<>();
                 for (int t = 0; t < filled.length; t++) {
                     if (!filled[t]) {
+                        missing.add(schema.names().get(t));
                         for (long r = 0; r < rows; r++) {
                             Columns.appendDefault(schema.types().get(t), out.column(t));
                         }
                     }
+                }
+                if (!missing.isEmpty()) {
+                    ctx.missingColumns().check(object, "Native", missing, blockColumns, null, true);
+                    ctx.missingColumns().filled(rows);
                 }
                 return out;
             } catch (UncheckedIOException e) {

@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.column.Columns;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.convert.ValueConverter;
 import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.VersionParser;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -26,6 +28,7 @@ import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -39,7 +42,7 @@ import org.apache.parquet.schema.Type;
  * its footer in the enumerator. Positions are (row group index, rows emitted from it).
  */
 @PublicEvolving
-public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
+public final class ParquetBlockFormat implements ProjectableBlockFormat {
     private static final long serialVersionUID = 1L;
     private static final int TAIL_BYTES = 256 * 1024;
     private static final long MERGE_GAP = 1024 * 1024;
@@ -78,8 +81,14 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         this.schema = java.util.Objects.requireNonNull(schema, "schema");
     }
 
+    @Override
     public TargetSchema schema() {
         return schema;
+    }
+
+    @Override
+    public ParquetBlockFormat withSchema(TargetSchema columns) {
+        return new ParquetBlockFormat(columns);
     }
 
     @Override
@@ -109,6 +118,7 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
         private final ParquetColumnDecoder[][] decoders;
         private final Set<String> requestedTop = new HashSet<>();
         private final List<Type> requestedTypes;
+        private final boolean hasMissingColumns;
         private int ownedPos;
         private int currentRowGroup = -1;
         private long rowsInCurrent;
@@ -151,16 +161,40 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 tail = ObjectBytes.of(ctx.readFully(split, tailStart, size));
             }
             file.cache(tailStart, tail, true);
+            ParquetFileReader opened;
             try {
-                this.reader = ParquetFileReader.open(file, readOptions());
+                opened = ParquetFileReader.open(file, readOptions());
             } catch (IOException | RuntimeException e) {
-                file.releaseAll();
-                throw new ObjectFormatException(
-                        object
-                                + ": cannot read the Parquet footer: "
-                                + ParquetColumnDecoder.causeMessage(e),
-                        e);
+                // fastparquet's fixed-length text columns: a footer parquet-mr refuses
+                long footerStart = size - 8 - footerLen;
+                ParquetMetadata fixed = null;
+                if (String.valueOf(e.getMessage()).contains("can only annotate")
+                        && footerStart >= tailStart) {
+                    try {
+                        fixed =
+                                FixedTextFooter.read(
+                                        tail.array(),
+                                        (int) (footerStart - tailStart),
+                                        (int) footerLen);
+                    } catch (IOException | RuntimeException again) {
+                        e.addSuppressed(again);
+                    }
+                }
+                try {
+                    if (fixed == null) {
+                        throw e;
+                    }
+                    opened = ParquetFileReader.open(file, fixed, readOptions(), file.newStream());
+                } catch (IOException | RuntimeException failed) {
+                    file.releaseAll();
+                    throw new ObjectFormatException(
+                            object
+                                    + ": cannot read the Parquet footer: "
+                                    + ParquetColumnDecoder.causeMessage(failed),
+                            failed);
+                }
             }
+            this.reader = opened;
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
             this.rowGroups = reader.getRowGroups();
@@ -185,10 +219,12 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             }
             decoders = new ParquetColumnDecoder[schema.size()][];
             List<Type> requested = new ArrayList<>();
+            List<String> missing = new ArrayList<>();
             for (int c = 0; c < schema.size(); c++) {
                 String name = schema.names().get(c);
                 if (!fileSchema.containsField(name)) {
-                    continue; // default values
+                    missing.add(name); // default values
+                    continue;
                 }
                 List<ColumnDescriptor> leaves = leavesByField.getOrDefault(name, List.of());
                 // one decoder per leaf: a struct or map fills its Tuple / Map column leaf by leaf
@@ -209,6 +245,28 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
                 requestedTop.add(name);
             }
             this.requestedTypes = requested;
+            this.hasMissingColumns = !missing.isEmpty();
+            if (hasMissingColumns) {
+                List<String> fileColumns = new ArrayList<>();
+                for (Type field : fileSchema.getFields()) {
+                    fileColumns.add(field.getName());
+                }
+                try {
+                    ConfigOption<Boolean> allow =
+                            S3SourceOptions.INPUT_FORMAT_PARQUET_ALLOW_MISSING_COLUMNS;
+                    ctx.missingColumns()
+                            .check(
+                                    object,
+                                    "Parquet",
+                                    missing,
+                                    fileColumns,
+                                    allow.key(),
+                                    ctx.options().get(allow));
+                } catch (ObjectFormatException e) {
+                    close();
+                    throw e;
+                }
+            }
             reader.setRequestedSchema(new MessageType(fileSchema.getName(), requested));
             if (split.offset() != S3ObjectSplit.NOT_STARTED) {
                 while (ownedPos < owned.size() && owned.get(ownedPos) < split.offset()) {
@@ -404,6 +462,9 @@ public final class ParquetBlockFormat implements S3ObjectFormat<Block> {
             }
             int n = (int) Math.min(ctx.maxBlockSize(), rowsInCurrent - rowsReadInCurrent);
             Block block = decode(n);
+            if (hasMissingColumns) {
+                ctx.missingColumns().filled(n);
+            }
             PositionedRecord<Block> rec =
                     rowsReadInCurrent >= rowsInCurrent
                             ? new PositionedRecord<>(block, currentRowGroup + 1, 0)

@@ -1016,11 +1016,42 @@ final class ParquetColumnDecoder {
 
     private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
+    private static final long DAY_NANOS = 86_400_000_000_000L;
+
+    /**
+     * An INT96 timestamp (nanoseconds of the day, then a signed "julian" day whose days start at
+     * midnight) as ClickHouse reads it: nanoseconds since the epoch that must fit in an Int64
+     * (1677-09-21 to 2262-04-11); one that does not is refused, as ClickHouse refuses it ("INT96
+     * timestamp out of range"), whatever the target type.
+     */
     private static Instant int96Instant(Binary b) {
         ByteBuffer bb = b.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         long nanosOfDay = bb.getLong();
-        long julianDay = bb.getInt() & 0xFFFFFFFFL;
-        return Instant.ofEpochSecond((julianDay - JULIAN_EPOCH_DAY) * 86400L, nanosOfDay);
+        long julianDay = bb.getInt();
+        if (nanosOfDay < -DAY_NANOS || nanosOfDay > DAY_NANOS) {
+            throw new IllegalArgumentException(
+                    "INT96 timestamp out of range: time of day component "
+                            + nanosOfDay
+                            + " is outside [0, "
+                            + DAY_NANOS
+                            + "]");
+        }
+        long nanos;
+        try {
+            nanos =
+                    Math.addExact(
+                            Math.multiplyExact(julianDay - JULIAN_EPOCH_DAY, DAY_NANOS),
+                            nanosOfDay);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(
+                    "INT96 timestamp out of range: julian day "
+                            + julianDay
+                            + ", time of day "
+                            + nanosOfDay
+                            + " ns (after 2262-04-11 or before 1677-09-21)");
+        }
+        return Instant.ofEpochSecond(
+                Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
     }
 
     static long int96Ticks(Binary b, int precision) {

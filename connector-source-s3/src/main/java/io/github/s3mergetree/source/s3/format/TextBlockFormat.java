@@ -32,7 +32,7 @@ import org.apache.flink.configuration.ReadableConfig;
  * extension or {@code compression_method}), the number of rows emitted.
  */
 @PublicEvolving
-public final class TextBlockFormat implements S3ObjectFormat<Block> {
+public final class TextBlockFormat implements ProjectableBlockFormat {
     private static final long serialVersionUID = 1L;
 
     /** The supported text formats, by their ClickHouse names. */
@@ -105,6 +105,16 @@ public final class TextBlockFormat implements S3ObjectFormat<Block> {
 
     public Kind kind() {
         return kind;
+    }
+
+    @Override
+    public TargetSchema schema() {
+        return schema;
+    }
+
+    @Override
+    public TextBlockFormat withSchema(TargetSchema columns) {
+        return new TextBlockFormat(kind, columns, compressionMethod);
     }
 
     @Override

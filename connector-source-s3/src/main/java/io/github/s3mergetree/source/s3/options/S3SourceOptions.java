@@ -317,6 +317,49 @@ public final class S3SourceOptions {
                     .defaultValue(true)
                     .withDescription("CSV strings may be quoted with \".");
 
+    /** A target column missing from a Parquet object gets its default (ClickHouse's setting). */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_PARQUET_ALLOW_MISSING_COLUMNS =
+            ConfigOptions.key("input_format_parquet_allow_missing_columns")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "A column of the target that a Parquet object does not have gets the"
+                                    + " type's default in its rows (logged once per column and"
+                                    + " reader, counted in the metric rowsWithMissingColumns);"
+                                    + " false: such an object is refused, naming the column.");
+
+    /**
+     * A target column missing from an Arrow / ArrowStream object gets its default (ClickHouse's
+     * setting).
+     */
+    public static final ConfigOption<Boolean> INPUT_FORMAT_ARROW_ALLOW_MISSING_COLUMNS =
+            ConfigOptions.key("input_format_arrow_allow_missing_columns")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "A column of the target that an Arrow or ArrowStream object does not"
+                                    + " have gets the type's default in its rows (logged once per"
+                                    + " column and reader, counted in the metric"
+                                    + " rowsWithMissingColumns); false: such an object is refused,"
+                                    + " naming the column.");
+
+    /**
+     * Columns named by a {@code key=value} directory of an object's path are filled from the path
+     * (ClickHouse's setting and its default in 26.x).
+     */
+    public static final ConfigOption<Boolean> USE_HIVE_PARTITIONING =
+            ConfigOptions.key("use_hive_partitioning")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "A column whose name is the key of a key=value directory in an"
+                                    + " object's path (s3://b/t/region=north/x.parquet) takes the"
+                                    + " value from the path in every row of the object, converted"
+                                    + " to the column's type as ClickHouse converts a string"
+                                    + " (no URL-decoding; __HIVE_DEFAULT_PARTITION__ is no NULL); the"
+                                    + " object's own column of that name is not read. false: every"
+                                    + " column is read from the objects.");
+
     /** Compression of objects (ClickHouse's table-function argument). */
     public static final ConfigOption<String> COMPRESSION =
             ConfigOptions.key("compression_method")

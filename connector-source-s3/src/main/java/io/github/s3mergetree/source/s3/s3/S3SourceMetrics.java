@@ -35,6 +35,13 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
      */
     public static final String ROWS_SKIPPED = "malformedRowsSkipped";
 
+    /**
+     * Rows given the default of a target column their object does not have (under {@code
+     * input_format_parquet_allow_missing_columns} and its siblings); a row counts once however
+     * many columns it lacks.
+     */
+    public static final String ROWS_WITH_MISSING_COLUMNS = "rowsWithMissingColumns";
+
     private final Counter objectsListed = new ThreadSafeSimpleCounter();
     private final Counter listTimeMs = new ThreadSafeSimpleCounter();
     private final Counter listRequests = new ThreadSafeSimpleCounter();
@@ -45,6 +52,7 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
     private final Counter throttled = new ThreadSafeSimpleCounter();
     private final Counter parkedObjects = new ThreadSafeSimpleCounter();
     private final Counter rowsSkipped = new ThreadSafeSimpleCounter();
+    private final Counter rowsWithMissingColumns = new ThreadSafeSimpleCounter();
 
     /** Metrics not registered anywhere (tests, tools). */
     public static S3SourceMetrics unregistered() {
@@ -65,6 +73,7 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
             g.counter(THROTTLED, throttled);
             g.counter(PARKED_OBJECTS, parkedObjects);
             g.counter(ROWS_SKIPPED, rowsSkipped);
+            g.counter(ROWS_WITH_MISSING_COLUMNS, rowsWithMissingColumns);
             g.meter(BYTES_PER_SECOND, new MeterView(bytesDownloaded));
         }
     }
@@ -105,6 +114,14 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
 
     public void rowsSkipped(long rows) {
         rowsSkipped.inc(rows);
+    }
+
+    public void rowsWithMissingColumns(long rows) {
+        rowsWithMissingColumns.inc(rows);
+    }
+
+    public long rowsWithMissingColumns() {
+        return rowsWithMissingColumns.getCount();
     }
 
     public long rowsSkipped() {

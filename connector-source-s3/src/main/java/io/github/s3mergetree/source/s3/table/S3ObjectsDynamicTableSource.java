@@ -85,6 +85,7 @@ public final class S3ObjectsDynamicTableSource
                 S3Source.<RowData>expandingBlocks(
                                 (schema, zone) -> new BlockRows(schema, rows, zone, type))
                         .setSchema(decoded)
+                        .setTableColumns(columns)
                         .setFormat(options.get(S3ObjectsTableOptions.FORMAT.key()))
                         .setLocation(options.get(S3ObjectsTableOptions.PATH.key()));
         String endpoint = options.get(S3ObjectsTableOptions.ENDPOINT.key());
