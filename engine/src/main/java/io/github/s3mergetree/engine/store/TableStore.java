@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.store;
 
 import io.github.s3mergetree.objectstore.LocalFileObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectChangedException;
 import io.github.s3mergetree.objectstore.ObjectOutput;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
@@ -8,6 +9,7 @@ import io.github.s3mergetree.objectstore.PreconditionFailedException;
 import io.github.s3mergetree.objectstore.RandomAccessInput;
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.objectstore.WriteCondition;
+
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -131,6 +133,41 @@ public final class TableStore implements AutoCloseable {
             return Optional.of(read(key));
         } catch (FileNotFoundException e) {
             return Optional.empty();
+        }
+    }
+
+    /** The content of an object and the ETag of exactly that content. */
+    public record Versioned(byte[] content, String etag) {}
+
+    /**
+     * The whole object {@code key} with its ETag, if it exists: a HEAD, then a GET pinned to that
+     * ETag (read again if the object changed in between), so that a later {@link #replaceIfMatch}
+     * with this ETag replaces exactly the content read.
+     */
+    public Optional<Versioned> readVersioned(String key) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            Optional<ObjectSummary> head = stat(key);
+            if (head.isEmpty()) {
+                return Optional.empty();
+            }
+            String etag = head.get().etag();
+            long size = head.get().size();
+            try {
+                byte[] content =
+                        retried(
+                                () -> {
+                                    try (InputStream in = client.get(prefix + key, etag, 0, size)) {
+                                        return in.readAllBytes();
+                                    }
+                                });
+                return Optional.of(new Versioned(content, etag));
+            } catch (FileNotFoundException e) {
+                return Optional.empty();
+            } catch (ObjectChangedException e) {
+                if (attempt >= 9) {
+                    throw e;
+                }
+            }
         }
     }
 
