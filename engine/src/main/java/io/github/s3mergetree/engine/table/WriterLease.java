@@ -117,11 +117,12 @@ public final class WriterLease implements AutoCloseable {
     /**
      * Takes the lease {@code key} of {@code store} for {@code ttl} ({@link Holder#current()}, the
      * local process check of {@link LocalProcesses}); see {@link #acquire(TableStore, String,
-     * Duration, Clock, Holder, Liveness)}.
+     * Duration, Clock, Holder, Liveness, boolean)}.
      */
-    public static WriterLease acquire(TableStore store, String key, Duration ttl, Clock clock)
+    public static WriterLease acquire(
+            TableStore store, String key, Duration ttl, Clock clock, boolean adopt)
             throws IOException {
-        return acquire(store, key, ttl, clock, Holder.current(), LocalProcesses::isDead);
+        return acquire(store, key, ttl, clock, Holder.current(), LocalProcesses::isDead, adopt);
     }
 
     /**
@@ -133,10 +134,30 @@ public final class WriterLease implements AutoCloseable {
     public static WriterLease acquire(
             TableStore store, String key, Duration ttl, Clock clock, Holder self, Liveness liveness)
             throws IOException {
+        return acquire(store, key, ttl, clock, self, liveness, false);
+    }
+
+    /**
+     * Takes the lease as {@link #acquire(TableStore, String, Duration, Clock, Holder, Liveness)};
+     * with {@code adopt}, a lease taken over keeps its owner id and epoch (only the holder and the
+     * expiry change), so that a job the previous holder started on a cluster — which outlives it
+     * and commits under its fence — goes on committing: for a run that continues that job (waits
+     * for it) instead of replacing it. Still exclusive: the takeover is an {@code If-Match} write.
+     */
+    public static WriterLease acquire(
+            TableStore store,
+            String key,
+            Duration ttl,
+            Clock clock,
+            Holder self,
+            Liveness liveness,
+            boolean adopt)
+            throws IOException {
         if (ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("a lease lasts more than 0 ms, got " + ttl);
         }
         String owner = UUID.randomUUID().toString();
+        String adopted = null;
         for (int round = 0; round < MAX_ROUNDS; round++) {
             Optional<TableStore.Versioned> current = store.readVersioned(key);
             long now = clock.millis();
@@ -148,20 +169,34 @@ public final class WriterLease implements AutoCloseable {
                 continue;
             }
             Record held = Record.parse(current.get().content(), store.describe(key));
-            if (held.owner().equals(owner)) {
+            if (held.owner().equals(owner)
+                    || (held.owner().equals(adopted) && held.holder().equals(self))) {
                 return new WriterLease(
-                        store, key, clock, ttl, self, owner, held.epoch(), current.get().etag());
+                        store,
+                        key,
+                        clock,
+                        ttl,
+                        self,
+                        held.owner(),
+                        held.epoch(),
+                        current.get().etag());
             }
             boolean expired = held.expiresMillis() <= now;
             if (!expired && !liveness.isDead(held.holder())) {
                 throw new WriterLeaseHeldException(heldMessage(store, key, held));
             }
-            Record mine = new Record(owner, held.epoch() + 1, now + ttl.toMillis(), self);
+            Record mine =
+                    adopt
+                            ? new Record(held.owner(), held.epoch(), now + ttl.toMillis(), self)
+                            : new Record(owner, held.epoch() + 1, now + ttl.toMillis(), self);
+            if (adopt) {
+                adopted = held.owner();
+            }
             Optional<String> replaced =
                     store.replaceIfMatch(key, mine.toBytes(), current.get().etag());
             if (replaced.isPresent()) {
                 return new WriterLease(
-                        store, key, clock, ttl, self, owner, mine.epoch(), replaced.get());
+                        store, key, clock, ttl, self, mine.owner(), mine.epoch(), replaced.get());
             }
             // another taker won, or our retried replace answered 412: the next round reads which
         }

@@ -240,6 +240,25 @@ class WriterLeaseTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"posix", "s3"})
+    void anAdoptedLeaseKeepsTheFenceOfTheJobItsPreviousHolderStarted(String kind) throws Exception {
+        TestClock clock = new TestClock();
+        try (TableStore s = store(kind)) {
+            WriterLease.Fence jobs = acquire(s, clock, A).fence();
+            clock.advance(Duration.ofMinutes(1)); // its process died; its job runs on
+            WriterLease adopter =
+                    WriterLease.acquire(
+                            s, KEY, TTL, clock, B, WriterLease.Liveness.NEVER_DEAD, true);
+            assertThat(adopter.fence()).isEqualTo(jobs);
+            jobs.on(s).check(); // the job still commits
+            assertThat(new String(s.read(KEY), StandardCharsets.UTF_8)).contains("host-b");
+            assertThatThrownBy(() -> acquire(s, clock, A))
+                    .isInstanceOf(WriterLeaseHeldException.class)
+                    .hasMessageContaining("host host-b");
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void aProcessOfThisMachineThatEndedIsKnownDeadAndThisOneIsNot() throws Exception {
         Process p = new ProcessBuilder("true").start();

@@ -219,7 +219,9 @@ public final class IngestCommand implements Subcommand {
             IngestSettings settings = IngestSettings.parse(o.settings());
             S3Source<Block> source = IngestPipeline.source(o, schema, settings);
             sourceForNames = source;
-            MergeTreeSink<Block> sink = IngestPipeline.sink(o, ddl, settings);
+            // what the sink refuses fails here, before anything is written (the job's sink is
+            // built again with the run's writer lease once it is taken)
+            IngestPipeline.sink(o, ddl, settings);
 
             ObjectPreflight.Listing listing = ObjectPreflight.list(source);
             if (listing.objects().isEmpty() && !o.continuous()) {
@@ -283,7 +285,7 @@ public final class IngestCommand implements Subcommand {
                             IngestState.open(
                                     storage, o.tablePath(), key, o.checkpointDir(), o.tableS3());
                     TableStore progressStore = storage.openStore();
-                    IngestState.RunLock lock = state.lockRun()) {
+                    IngestState.RunLock lock = state.lockRun(continuesRemoteJob(state))) {
                 if (state.snapshotsOnS3()) {
                     // this process reads the job's failed-objects report and, when the job runs
                     // embedded, writes its checkpoints: Flink's S3 file system, on the table's S3
@@ -300,6 +302,9 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.start();
                 }
+                // the sink the job runs: commits only while this run holds the ingest's lease
+                MergeTreeSink<Block> fenced =
+                        IngestPipeline.sink(o, ddl, settings, null, lock.fence());
                 int code =
                         run(
                                 state,
@@ -307,7 +312,7 @@ public final class IngestCommand implements Subcommand {
                                 schema,
                                 settings,
                                 source,
-                                sink,
+                                fenced,
                                 listing);
                 if (delivery != null) {
                     long[] totals = delivery.finish();
@@ -587,6 +592,16 @@ public final class IngestCommand implements Subcommand {
                             ? ""
                             : String.format(
                                     Locale.ROOT, " bytes [%d, %d)", f.rangeStart(), f.rangeEnd()));
+        }
+
+        /**
+         * Whether this run may continue the job a previous run submitted to the same cluster
+         * ({@link #awaitPreviousRemoteJob}): that job commits under the previous run's lease, which
+         * this run then adopts.
+         */
+        private boolean continuesRemoteJob(IngestState state) {
+            return o.jobmanager() != null
+                    && o.jobmanager().equals(state.lastJobManager().orElse(null));
         }
 
         /**
