@@ -14,6 +14,7 @@ import io.github.s3mergetree.examples.cli.Subcommand;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
@@ -690,7 +691,10 @@ public final class IngestCommand implements Subcommand {
                     return;
                 }
             }
-            try (TableStore store = storage.openStore()) {
+            // wrong credentials, a missing bucket or an unreachable endpoint: one line in seconds,
+            // not after the table store's retries (which outlast an outage of a running job)
+            TableBuildCheck.check(storage);
+            try (TableStore store = TableBuildCheck.quick(storage).openStore()) {
                 Optional<String> existing = MergeTreeTable.storedDdl(store);
                 if (existing.isPresent()) {
                     if (!existing.get().strip().equals(ddl.strip())) {
