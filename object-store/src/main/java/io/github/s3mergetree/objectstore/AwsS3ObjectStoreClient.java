@@ -49,16 +49,18 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * no longer matches) becomes {@link ObjectChangedException}.
  */
 final class AwsS3ObjectStoreClient implements ObjectStoreClient {
-    /** Retries of the requests of an upload, which a caller cannot repeat once it streamed. */
-    private static final RetryPolicy UPLOAD_RETRY = new RetryPolicy(6, 50, 5000);
-
     private final String bucket;
+
+    /** Retries of the requests of an upload, which a caller cannot repeat once it streamed. */
+    private final RetryPolicy uploadRetry;
+
     private final S3Client s3;
     private final int partSize;
     private final boolean conditionalWrites;
 
     AwsS3ObjectStoreClient(ObjectStoreConfig config) {
         this.bucket = config.bucket();
+        this.uploadRetry = config.retryPolicy();
         AwsCredentialsProvider credentials =
                 config.accessKey() != null
                         ? StaticCredentialsProvider.create(
@@ -343,7 +345,8 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
     /**
      * A streamed upload: the first {@code partSize} bytes are buffered; an object that stays
      * smaller is one PUT at close, a larger one a multipart upload of {@code partSize} parts
-     * (memory: one part buffer). Each request is retried under {@link #UPLOAD_RETRY}.
+     * (memory: one part buffer). Each request is retried under the configuration's {@link
+     * ObjectStoreConfig#retryPolicy()}.
      */
     private final class MultipartOutput extends ObjectOutput {
         private final String key;
@@ -425,7 +428,7 @@ final class AwsS3ObjectStoreClient implements ObjectStoreClient {
         }
 
         private <T> T retried(java.util.function.Supplier<T> call, String what) throws IOException {
-            return UPLOAD_RETRY.call(
+            return uploadRetry.call(
                     () -> {
                         try {
                             return call.get();

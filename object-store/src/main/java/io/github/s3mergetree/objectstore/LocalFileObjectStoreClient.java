@@ -303,6 +303,11 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
 
     private void replaceIfMatch(String key, Path target, Path tmp, String etag) throws IOException {
         Path lockFile = target.resolveSibling(LOCK_PREFIX + target.getFileName());
+        // the file lock excludes other processes; threads of this JVM cannot both hold it (the
+        // second lock() throws OverlappingFileLockException), so they queue on a stripe first
+        java.util.concurrent.locks.ReentrantLock stripe =
+                IF_MATCH_STRIPES[Math.floorMod(lockFile.hashCode(), IF_MATCH_STRIPES.length)];
+        stripe.lock();
         try (FileChannel ch =
                         FileChannel.open(
                                 lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -319,6 +324,18 @@ public final class LocalFileObjectStoreClient implements ObjectStoreClient {
                         describe(key) + " has ETag " + actual + ", not " + etag + " (If-Match)");
             }
             moveIntoPlace(tmp, target);
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    /** The in-JVM locks that {@link #replaceIfMatch} takes before its file lock, by lock file. */
+    private static final java.util.concurrent.locks.ReentrantLock[] IF_MATCH_STRIPES =
+            new java.util.concurrent.locks.ReentrantLock[64];
+
+    static {
+        for (int i = 0; i < IF_MATCH_STRIPES.length; i++) {
+            IF_MATCH_STRIPES[i] = new java.util.concurrent.locks.ReentrantLock();
         }
     }
 

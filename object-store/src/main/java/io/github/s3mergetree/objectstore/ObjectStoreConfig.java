@@ -28,6 +28,7 @@ public final class ObjectStoreConfig implements Serializable {
     private final int maxConnections;
     private final long uploadPartSize;
     private final boolean conditionalWrites;
+    private final RetryPolicy retryPolicy;
 
     /** The default part size of multipart uploads: 8 MiB (S3's minimum is 5 MiB). */
     public static final long DEFAULT_UPLOAD_PART_SIZE = 8L << 20;
@@ -55,7 +56,8 @@ public final class ObjectStoreConfig implements Serializable {
                 requestTimeout,
                 maxConnections,
                 DEFAULT_UPLOAD_PART_SIZE,
-                true);
+                true,
+                RetryPolicy.STORE_DEFAULT);
     }
 
     private ObjectStoreConfig(
@@ -70,7 +72,9 @@ public final class ObjectStoreConfig implements Serializable {
             Duration requestTimeout,
             int maxConnections,
             long uploadPartSize,
-            boolean conditionalWrites) {
+            boolean conditionalWrites,
+            RetryPolicy retryPolicy) {
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
         this.uploadPartSize = uploadPartSize;
         this.conditionalWrites = conditionalWrites;
         this.scheme = scheme;
@@ -197,7 +201,8 @@ public final class ObjectStoreConfig implements Serializable {
                 requestTimeout,
                 maxConnections,
                 bytes,
-                conditionalWrites);
+                conditionalWrites,
+                retryPolicy);
     }
 
     /**
@@ -217,7 +222,65 @@ public final class ObjectStoreConfig implements Serializable {
                 requestTimeout,
                 maxConnections,
                 uploadPartSize,
-                enforced);
+                enforced,
+                retryPolicy);
+    }
+
+    /**
+     * How requests to the store that a caller can repeat — a table's list, get, put, conditional
+     * put, copy, delete, and each request of an upload — are retried on 503, 5xx and connection
+     * errors ({@link RetryPolicy#STORE_DEFAULT} unless set: the source's {@code s3_retry_*}
+     * settings configure it).
+     */
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
+    /** This configuration with requests retried under {@code policy}. */
+    public ObjectStoreConfig withRetryPolicy(RetryPolicy policy) {
+        return new ObjectStoreConfig(
+                scheme,
+                bucket,
+                endpoint,
+                region,
+                pathStyle,
+                accessKey,
+                secretKey,
+                connectTimeout,
+                requestTimeout,
+                maxConnections,
+                uploadPartSize,
+                conditionalWrites,
+                policy);
+    }
+
+    /**
+     * This configuration for a check that must answer in seconds (building a job, planning a SQL
+     * statement), whatever the job's own timeouts: connect within 5 s, requests within 15 s, 2
+     * connections, 3 attempts 100 ms apart at most.
+     */
+    public ObjectStoreConfig forQuickCheck() {
+        if (isLocal()) {
+            return this;
+        }
+        return new ObjectStoreConfig(
+                scheme,
+                bucket,
+                endpoint,
+                region,
+                pathStyle,
+                accessKey,
+                secretKey,
+                min(connectTimeout, Duration.ofSeconds(5)),
+                min(requestTimeout, Duration.ofSeconds(15)),
+                2,
+                uploadPartSize,
+                conditionalWrites,
+                new RetryPolicy(3, 100, 200));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** A new client; the caller closes it. */

@@ -15,6 +15,13 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class RetryPolicy implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The policy of a table's store unless configured: 20 attempts, 50 ms doubling to at most 5 s,
+     * so that an outage of half a minute delays a table's metadata request instead of failing the
+     * job (the source's reads default to 10 attempts: a failed read is retried per split).
+     */
+    public static final RetryPolicy STORE_DEFAULT = new RetryPolicy(20, 50, 5_000);
+
     private final int maxAttempts;
     private final long initialBackoffMs;
     private final long maxBackoffMs;
@@ -37,6 +44,16 @@ public final class RetryPolicy implements Serializable {
 
     public int maxAttempts() {
         return maxAttempts;
+    }
+
+    /** The backoff before the first retry, in milliseconds. */
+    public long initialBackoffMs() {
+        return initialBackoffMs;
+    }
+
+    /** The upper bound of the backoff, in milliseconds. */
+    public long maxBackoffMs() {
+        return maxBackoffMs;
     }
 
     /** The jittered backoff before retry number {@code attempt} (0-based). */

@@ -2,6 +2,8 @@ package io.github.s3mergetree.sink.mergetree;
 
 import io.github.s3mergetree.connector.compat.CompatSink;
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.WriterLease;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittableSerializer;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommitter;
@@ -150,8 +152,22 @@ public final class MergeTreeSink<IN>
     public Committer<MergeTreeCommittable> createCommitter(CommitterInitContext context)
             throws IOException {
         ResolvedTable resolved = ResolvedTable.resolve(ddl, storage, options);
+        MergeTreeTable table = storage.open(resolved.layout(), Clock.systemUTC());
+        options.getOptional(MergeTreeSinkOptions.WRITER_LEASE_KEY)
+                .ifPresent(
+                        key ->
+                                table.setCommitFence(
+                                        new WriterLease.Fence(
+                                                        key,
+                                                        options.get(
+                                                                MergeTreeSinkOptions
+                                                                        .WRITER_LEASE_OWNER),
+                                                        options.get(
+                                                                MergeTreeSinkOptions
+                                                                        .WRITER_LEASE_EPOCH))
+                                                .on(table.store())));
         return new MergeTreeCommitter(
-                storage.open(resolved.layout(), Clock.systemUTC()),
+                table,
                 sinkId,
                 options.get(MergeTreeSinkOptions.OPTIMIZE_FINAL),
                 storage.isLocal(),

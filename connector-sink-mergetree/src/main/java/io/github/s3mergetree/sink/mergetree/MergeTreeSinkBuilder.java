@@ -1,8 +1,11 @@
 package io.github.s3mergetree.sink.mergetree;
 
 import io.github.s3mergetree.connector.settings.NamedSettings;
+import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.sink.mergetree.input.InputContext;
 import io.github.s3mergetree.sink.mergetree.input.SinkInput;
+import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
+import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
@@ -155,6 +158,21 @@ public final class MergeTreeSinkBuilder<IN> {
         return this;
     }
 
+    /**
+     * Commits only while the writer lease {@code fence} names is held at its epoch (checked right
+     * before each insert's commit log entry is created): a job whose lease another writer took over
+     * — e.g. it was paused past the lease's expiry — fails instead of committing rows that the new
+     * holder writes too. For a process that holds a {@link
+     * io.github.s3mergetree.engine.table.WriterLease} of this table.
+     */
+    public MergeTreeSinkBuilder<IN> setWriterFence(
+            io.github.s3mergetree.engine.table.WriterLease.Fence fence) {
+        options.set(MergeTreeSinkOptions.WRITER_LEASE_KEY, fence.key());
+        options.set(MergeTreeSinkOptions.WRITER_LEASE_OWNER, fence.owner());
+        options.set(MergeTreeSinkOptions.WRITER_LEASE_EPOCH, fence.epoch());
+        return this;
+    }
+
     /** Test hook: crashes injected in the writer and committer. */
     @VisibleForTesting
     public MergeTreeSinkBuilder<IN> setFailureInjector(FailureInjector failures) {
@@ -194,10 +212,31 @@ public final class MergeTreeSinkBuilder<IN> {
             }
         }
         checkOptions();
+        if (storage instanceof S3TableStorage s3) {
+            storage =
+                    new S3TableStorage(
+                            s3.config()
+                                    .withRetryPolicy(
+                                            new RetryPolicy(
+                                                    options.get(
+                                                            MergeTreeSinkOptions.S3_RETRY_ATTEMPTS),
+                                                    options.get(
+                                                            MergeTreeSinkOptions
+                                                                    .S3_RETRY_INITIAL_BACKOFF_MS),
+                                                    options.get(
+                                                            MergeTreeSinkOptions
+                                                                    .S3_RETRY_MAX_BACKOFF_MS))),
+                            s3.prefix());
+        }
+        if (options.get(MergeTreeSinkOptions.VALIDATE_ON_BUILD)) {
+            TableBuildCheck.check(storage);
+        }
+        // reads made while building answer in seconds, whatever the job's retries
+        TableStorage quick = TableBuildCheck.quick(storage);
         Optional<String> known = Optional.ofNullable(text);
         if (known.isEmpty()) {
             try {
-                known = storage.storedDdl();
+                known = quick.storedDdl();
             } catch (IOException e) {
                 // the table may be visible to the TaskManagers only; checked there
             }
@@ -210,7 +249,7 @@ public final class MergeTreeSinkBuilder<IN> {
                 throw new IllegalArgumentException("invalid table DDL: " + e.getMessage(), e);
             }
             if (text != null) {
-                checkStoredDdl(storage, resolved);
+                checkStoredDdl(quick, resolved);
             }
             // fails on unknown fields or impossible conversions
             input.createConverter(
@@ -281,6 +320,17 @@ public final class MergeTreeSinkBuilder<IN> {
         }
         positive(MergeTreeSinkOptions.MAX_INSERT_THREADS);
         positive(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE);
+        positive(MergeTreeSinkOptions.S3_RETRY_ATTEMPTS);
+        long initial = options.get(MergeTreeSinkOptions.S3_RETRY_INITIAL_BACKOFF_MS);
+        long max = options.get(MergeTreeSinkOptions.S3_RETRY_MAX_BACKOFF_MS);
+        if (initial < 0 || max < initial) {
+            throw new IllegalArgumentException(
+                    "s3_retry_max_backoff_ms ("
+                            + max
+                            + ") must be >= s3_retry_initial_backoff_ms ("
+                            + initial
+                            + ") >= 0");
+        }
         int partitions = options.get(MergeTreeSinkOptions.MAX_PARTITIONS_PER_INSERT_BLOCK);
         if (partitions < 0) {
             throw new IllegalArgumentException(

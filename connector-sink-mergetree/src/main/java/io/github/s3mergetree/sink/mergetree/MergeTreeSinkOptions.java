@@ -365,6 +365,77 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription("The secret of table.s3.access-key (never logged).");
 
+    /**
+     * Attempts per request to an {@code s3://} table's store (the source's name and policy; a
+     * larger default: a failed metadata request fails the job).
+     */
+    public static final ConfigOption<Integer> S3_RETRY_ATTEMPTS =
+            ConfigOptions.key("s3_retry_attempts")
+                    .intType()
+                    .defaultValue(20)
+                    .withDescription(
+                            "Attempts per request to an s3:// table (list, get, put, conditional"
+                                    + " put, copy, delete, each upload request) on 503, 5xx and"
+                                    + " connection errors: the default outlasts an outage of about"
+                                    + " half a minute. A retried conditional put that meets 412 on"
+                                    + " its own bytes counts as made.");
+
+    /** First retry backoff of the table's requests. */
+    public static final ConfigOption<Long> S3_RETRY_INITIAL_BACKOFF_MS =
+            ConfigOptions.key("s3_retry_initial_backoff_ms")
+                    .longType()
+                    .defaultValue(50L)
+                    .withDescription(
+                            "Backoff before the first retry of a table request; doubles per"
+                                    + " attempt, with full jitter.");
+
+    /** Largest retry backoff of the table's requests. */
+    public static final ConfigOption<Long> S3_RETRY_MAX_BACKOFF_MS =
+            ConfigOptions.key("s3_retry_max_backoff_ms")
+                    .longType()
+                    .defaultValue(5000L)
+                    .withDescription("Upper bound of the backoff of a table request.");
+
+    /** Whether building the sink (and planning SQL) checks an {@code s3://} table's store. */
+    public static final ConfigOption<Boolean> VALIDATE_ON_BUILD =
+            ConfigOptions.key("validate-on-build")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Building the sink (and planning an INSERT into a 'mergetree' table)"
+                                    + " lists an s3:// table's prefix once, so that wrong"
+                                    + " credentials, a missing bucket or an unreachable endpoint"
+                                    + " fail before the job is submitted. Turn off where only the"
+                                    + " TaskManagers can reach the store.");
+
+    /**
+     * The key (relative to the table) of the writer lease the committer must hold to commit; set
+     * with {@link MergeTreeSinkBuilder#setWriterFence} by a process that took the lease (the {@code
+     * ingest} command), with {@link #WRITER_LEASE_OWNER} and {@link #WRITER_LEASE_EPOCH}.
+     */
+    public static final ConfigOption<String> WRITER_LEASE_KEY =
+            ConfigOptions.key("writer-lease.key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "The writer lease object (relative to the table) that must still name"
+                                    + " writer-lease.owner at writer-lease.epoch when a commit is"
+                                    + " made: a writer that lost its lease commits nothing.");
+
+    /** The owner id the writer lease must name (see {@link #WRITER_LEASE_KEY}). */
+    public static final ConfigOption<String> WRITER_LEASE_OWNER =
+            ConfigOptions.key("writer-lease.owner")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("The owner id writer-lease.key must name.");
+
+    /** The epoch the writer lease must have (see {@link #WRITER_LEASE_KEY}). */
+    public static final ConfigOption<Long> WRITER_LEASE_EPOCH =
+            ConfigOptions.key("writer-lease.epoch")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription("The epoch (fencing token) writer-lease.key must have.");
+
     /** The table's S3 settings from {@code options}, validated. */
     public static io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings tableS3(
             org.apache.flink.configuration.ReadableConfig options) {

@@ -4,8 +4,8 @@ import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.objectstore.RetryableStoreException;
+import io.github.s3mergetree.objectstore.StoreAccessProblems;
 import io.github.s3mergetree.source.s3.s3.GlobPattern;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -105,38 +105,6 @@ final class BuildTimeCheck {
     }
 
     private static String explain(IOException e, String location) {
-        String hint =
-                " (validate-on-build = false skips this check, e.g. where only the TaskManagers"
-                        + " can reach the store)";
-        if (e instanceof RetryableStoreException) {
-            return "cannot reach the object store of "
-                    + location
-                    + ": "
-                    + e.getMessage()
-                    + "; check the endpoint and the network"
-                    + hint;
-        }
-        if (e instanceof FileNotFoundException) {
-            return "cannot list "
-                    + location
-                    + ": "
-                    + e.getMessage()
-                    + "; does the bucket exist (and the endpoint and region name it)?"
-                    + hint;
-        }
-        String m = String.valueOf(e.getMessage());
-        if (m.contains("403")
-                || m.contains("AccessDenied")
-                || m.contains("SignatureDoesNotMatch")
-                || m.contains("InvalidAccessKeyId")) {
-            return "cannot list "
-                    + location
-                    + ": "
-                    + m
-                    + "; check the credentials (access key, secret key or the AWS default chain)"
-                    + " and the bucket policy"
-                    + hint;
-        }
-        return "cannot list " + location + ": " + m + hint;
+        return StoreAccessProblems.explainListing(e, location);
     }
 }

@@ -1,13 +1,16 @@
 package io.github.s3mergetree.engine.store;
 
 import io.github.s3mergetree.objectstore.LocalFileObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectChangedException;
 import io.github.s3mergetree.objectstore.ObjectOutput;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.objectstore.PreconditionFailedException;
 import io.github.s3mergetree.objectstore.RandomAccessInput;
 import io.github.s3mergetree.objectstore.RetryPolicy;
+import io.github.s3mergetree.objectstore.RetryableStoreException;
 import io.github.s3mergetree.objectstore.WriteCondition;
+
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,12 +30,13 @@ import java.util.Optional;
  * writes are atomic, copies and deletes are per object.
  *
  * <p>Calls that may be repeated are retried under a {@link RetryPolicy} (throttling, 5xx,
- * connection errors). A retried conditional write can report a precondition failure for a write
- * that in fact succeeded (the first response was lost); callers of {@link #createIfAbsent} that
- * must know tell their own object apart by its content (the commit log does).
+ * connection errors; {@link RetryPolicy#STORE_DEFAULT} unless given). A retried conditional write
+ * can meet a precondition failure for a write that in fact succeeded (the first response was lost):
+ * {@link #createIfAbsent} and {@link #replaceIfMatch} then compare the object with what they wrote
+ * and report their own write as made, never as a conflict.
  */
 public final class TableStore implements AutoCloseable {
-    private static final RetryPolicy DEFAULT_RETRY = new RetryPolicy(8, 50, 5_000);
+    private static final RetryPolicy DEFAULT_RETRY = RetryPolicy.STORE_DEFAULT;
 
     private final ObjectStoreClient client;
     private final String prefix;
@@ -63,6 +67,15 @@ public final class TableStore implements AutoCloseable {
      */
     public static TableStore of(ObjectStoreClient client, String prefix, String location) {
         return new TableStore(client, prefix, location, DEFAULT_RETRY, true);
+    }
+
+    /**
+     * The table under {@code prefix} of {@code client} as {@link #of(ObjectStoreClient, String,
+     * String)}, its requests retried under {@code retry}.
+     */
+    public static TableStore of(
+            ObjectStoreClient client, String prefix, String location, RetryPolicy retry) {
+        return new TableStore(client, prefix, location, retry, true);
     }
 
     /** The table in the local directory {@code directory} (the POSIX store). */
@@ -131,6 +144,41 @@ public final class TableStore implements AutoCloseable {
             return Optional.of(read(key));
         } catch (FileNotFoundException e) {
             return Optional.empty();
+        }
+    }
+
+    /** The content of an object and the ETag of exactly that content. */
+    public record Versioned(byte[] content, String etag) {}
+
+    /**
+     * The whole object {@code key} with its ETag, if it exists: a HEAD, then a GET pinned to that
+     * ETag (read again if the object changed in between), so that a later {@link #replaceIfMatch}
+     * with this ETag replaces exactly the content read.
+     */
+    public Optional<Versioned> readVersioned(String key) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            Optional<ObjectSummary> head = stat(key);
+            if (head.isEmpty()) {
+                return Optional.empty();
+            }
+            String etag = head.get().etag();
+            long size = head.get().size();
+            try {
+                byte[] content =
+                        retried(
+                                () -> {
+                                    try (InputStream in = client.get(prefix + key, etag, 0, size)) {
+                                        return in.readAllBytes();
+                                    }
+                                });
+                return Optional.of(new Versioned(content, etag));
+            } catch (FileNotFoundException e) {
+                return Optional.empty();
+            } catch (ObjectChangedException e) {
+                if (attempt >= 9) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -253,29 +301,63 @@ public final class TableStore implements AutoCloseable {
     /**
      * Creates {@code key} only if it does not exist ({@code If-None-Match: *}).
      *
-     * @return false if it existed (another writer won — or, after a retry, possibly this one)
+     * @return false if it existed (another writer won); true if this call created it, also when an
+     *     attempt whose answer was lost made it and the retry met a 412 on the very same bytes
      */
     public boolean createIfAbsent(String key, byte[] content) throws IOException {
+        boolean[] repeated = {false};
         try {
-            retried(() -> client.put(prefix + key, content, WriteCondition.IF_ABSENT));
+            retried(() -> repeatable(repeated, WriteCondition.IF_ABSENT, key, content));
             return true;
         } catch (PreconditionFailedException e) {
-            return false;
+            // a repeated create that finds the key holding exactly our bytes: its first attempt
+            // made it and the answer was lost
+            return repeated[0] && ownContent(key, content).isPresent();
         }
+    }
+
+    /**
+     * One attempt of a conditional put; notes in {@code repeated} that it failed in a way that is
+     * retried (the write may have been made all the same), so that a 412 of a later attempt is
+     * checked against the object's content.
+     */
+    private String repeatable(
+            boolean[] repeated, WriteCondition condition, String key, byte[] content)
+            throws IOException {
+        try {
+            return client.put(prefix + key, content, condition);
+        } catch (RetryableStoreException e) {
+            repeated[0] = true;
+            throw e;
+        }
+    }
+
+    /** The ETag of {@code key} if it holds exactly {@code content}. */
+    private Optional<String> ownContent(String key, byte[] content) throws IOException {
+        Optional<Versioned> now = readVersioned(key);
+        return now.isPresent() && java.util.Arrays.equals(now.get().content(), content)
+                ? Optional.of(now.get().etag())
+                : Optional.empty();
     }
 
     /**
      * Replaces {@code key} only if it still has {@code etag} ({@code If-Match}).
      *
-     * @return the new ETag, or empty if the object changed meanwhile
+     * @return the new ETag, or empty if the object changed meanwhile (not by a lost answer's
+     *     attempt of this call: a retry that meets a 412 on exactly these bytes returns their ETag)
      */
     public Optional<String> replaceIfMatch(String key, byte[] content, String etag)
             throws IOException {
+        boolean[] repeated = {false};
         try {
             return Optional.of(
-                    retried(() -> client.put(prefix + key, content, WriteCondition.ifMatch(etag))));
+                    retried(
+                            () ->
+                                    repeatable(
+                                            repeated, WriteCondition.ifMatch(etag), key, content)));
         } catch (PreconditionFailedException e) {
-            return Optional.empty();
+            // a repeated replace that finds exactly our bytes: its first attempt made it
+            return repeated[0] ? ownContent(key, content) : Optional.empty();
         }
     }
 

@@ -57,6 +57,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     private final TableStore store;
     private final TableLayout layout;
     private final Clock clock;
+    private volatile CommitFence commitFence = CommitFence.NONE;
     private final PartWriter writer;
     private final InsertWriter insertWriter;
     private final PartLog partLog;
@@ -420,6 +421,16 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         return insertDelayMillis(ids);
     }
 
+    /**
+     * Sets the check every insert commit of this instance passes right before its commit log entry
+     * is created ({@link CommitFence#NONE} by default): a writer holding a {@link WriterLease}
+     * passes {@link WriterLease.Fence#on}, so that once another writer took its lease over, it
+     * commits nothing more ({@link WriterFencedException}).
+     */
+    public void setCommitFence(CommitFence fence) {
+        this.commitFence = java.util.Objects.requireNonNull(fence, "fence");
+    }
+
     /** Commits temporary parts just written (see {@link #commit(List, String, boolean)}). */
     public List<PartName> commit(List<TemporaryPart> parts, String dedupToken) throws IOException {
         List<PendingInsert> pending = new ArrayList<>(parts.size());
@@ -493,6 +504,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                                 List.of(),
                                 null);
                 FaultPoints.reach("commit.before-record");
+                commitFence.check();
                 if (!log.append(c)) {
                     continue;
                 }

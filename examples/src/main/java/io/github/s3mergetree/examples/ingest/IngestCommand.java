@@ -14,6 +14,7 @@ import io.github.s3mergetree.examples.cli.Subcommand;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
+import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
@@ -219,7 +220,9 @@ public final class IngestCommand implements Subcommand {
             IngestSettings settings = IngestSettings.parse(o.settings());
             S3Source<Block> source = IngestPipeline.source(o, schema, settings);
             sourceForNames = source;
-            MergeTreeSink<Block> sink = IngestPipeline.sink(o, ddl, settings);
+            // what the sink refuses fails here, before anything is written (the job's sink is
+            // built again with the run's writer lease once it is taken)
+            IngestPipeline.sink(o, ddl, settings);
 
             ObjectPreflight.Listing listing = ObjectPreflight.list(source);
             if (listing.objects().isEmpty() && !o.continuous()) {
@@ -283,7 +286,7 @@ public final class IngestCommand implements Subcommand {
                             IngestState.open(
                                     storage, o.tablePath(), key, o.checkpointDir(), o.tableS3());
                     TableStore progressStore = storage.openStore();
-                    IngestState.RunLock lock = state.lockRun()) {
+                    IngestState.RunLock lock = state.lockRun(continuesRemoteJob(state))) {
                 if (state.snapshotsOnS3()) {
                     // this process reads the job's failed-objects report and, when the job runs
                     // embedded, writes its checkpoints: Flink's S3 file system, on the table's S3
@@ -300,6 +303,9 @@ public final class IngestCommand implements Subcommand {
                 if (delivery != null) {
                     delivery.start();
                 }
+                // the sink the job runs: commits only while this run holds the ingest's lease
+                MergeTreeSink<Block> fenced =
+                        IngestPipeline.sink(o, ddl, settings, null, lock.fence());
                 int code =
                         run(
                                 state,
@@ -307,7 +313,7 @@ public final class IngestCommand implements Subcommand {
                                 schema,
                                 settings,
                                 source,
-                                sink,
+                                fenced,
                                 listing);
                 if (delivery != null) {
                     long[] totals = delivery.finish();
@@ -590,6 +596,16 @@ public final class IngestCommand implements Subcommand {
         }
 
         /**
+         * Whether this run may continue the job a previous run submitted to the same cluster
+         * ({@link #awaitPreviousRemoteJob}): that job commits under the previous run's lease, which
+         * this run then adopts.
+         */
+        private boolean continuesRemoteJob(IngestState state) {
+            return o.jobmanager() != null
+                    && o.jobmanager().equals(state.lastJobManager().orElse(null));
+        }
+
+        /**
          * After a killed client, the previous job of this ingest may still run on the cluster: wait
          * for it (a second job from the same checkpoint would write rows twice). Returns whether it
          * finished the work.
@@ -675,7 +691,10 @@ public final class IngestCommand implements Subcommand {
                     return;
                 }
             }
-            try (TableStore store = storage.openStore()) {
+            // wrong credentials, a missing bucket or an unreachable endpoint: one line in seconds,
+            // not after the table store's retries (which outlast an outage of a running job)
+            TableBuildCheck.check(storage);
+            try (TableStore store = TableBuildCheck.quick(storage).openStore()) {
                 Optional<String> existing = MergeTreeTable.storedDdl(store);
                 if (existing.isPresent()) {
                     if (!existing.get().strip().equals(ddl.strip())) {

@@ -133,6 +133,20 @@ public final class IngestPipeline {
             String ddl,
             IngestSettings settings,
             io.github.s3mergetree.examples.cli.DeliveryCliOptions delivery) {
+        return sink(o, ddl, settings, delivery, null);
+    }
+
+    /**
+     * The sink of the ingest as {@link #sink(IngestOptions, String, IngestSettings,
+     * io.github.s3mergetree.examples.cli.DeliveryCliOptions)}, committing only while the writer
+     * lease {@code fence} names is held at its epoch (null: no fence).
+     */
+    public static MergeTreeSink<Block> sink(
+            IngestOptions o,
+            String ddl,
+            IngestSettings settings,
+            io.github.s3mergetree.examples.cli.DeliveryCliOptions delivery,
+            io.github.s3mergetree.engine.table.WriterLease.Fence fence) {
         MergeTreeSinkBuilder<Block> b = MergeTreeSink.forBlocks().setTablePath(o.tablePath());
         if (o.tableOnS3()) {
             // the table's own S3 settings (the source's unless --table-s3-* overrides them)
@@ -148,9 +162,14 @@ public final class IngestPipeline {
         b.setDdl(ddl)
                 .setSettings(settings.sink())
                 .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
-                .setSinkId("ingest-" + ingestKey(o));
+                .setSinkId("ingest-" + ingestKey(o))
+                // the command checks the table itself before anything is written
+                .setOption(MergeTreeSinkOptions.VALIDATE_ON_BUILD, false);
         if (delivery != null) {
             delivery.applyTo(b);
+        }
+        if (fence != null) {
+            b.setWriterFence(fence);
         }
         return b.build();
     }

@@ -30,7 +30,10 @@ public final class IngestSettings {
                     "settings",
                     "table-name",
                     "discovery-interval",
-                    "s3.failed-objects.report");
+                    "s3.failed-objects.report",
+                    "writer-lease.key",
+                    "writer-lease.owner",
+                    "writer-lease.epoch");
 
     private final Map<String, String> source = new TreeMap<>();
     private final Map<String, String> sink = new TreeMap<>();

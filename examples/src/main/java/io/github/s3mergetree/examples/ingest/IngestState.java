@@ -2,7 +2,8 @@ package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.TableKeys;
-import io.github.s3mergetree.examples.cli.RunDirectories;
+import io.github.s3mergetree.engine.table.WriterLease;
+import io.github.s3mergetree.engine.table.WriterLeaseHeldException;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
@@ -25,9 +26,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -41,6 +41,8 @@ import java.util.Properties;
  *   <li>{@code ingest.properties}: where the part log stood when the ingest first started (so the
  *       summary counts this ingest's rows across re-runs), the last job id, and whether it
  *       finished;
+ *   <li>{@code lease.json}: the ingest's writer lease ({@link WriterLease}, see {@link #lockRun}):
+ *       which process runs it now, until when, at which epoch;
  *   <li>{@code checkpoints/} and {@code savepoints/}: Flink's retained checkpoints and the
  *       savepoints of graceful stops (under {@code --checkpoint-dir}{@code /ingest-<key>/} when
  *       that is given). A re-run resumes from the newest one, so a run killed at any moment (kill
@@ -62,6 +64,11 @@ import java.util.Properties;
  */
 public final class IngestState implements AutoCloseable {
     private static final String FILE = "ingest.properties";
+    private static final String LEASE = "lease.json";
+
+    /** How long the ingest's writer lease lasts after each renewal (renewed every third). */
+    static final long LEASE_TTL_SECONDS = 30;
+
     private static final String RUN_REPORT = "failed-objects.run.json";
     private static final String FAILED_OBJECTS = "failed-objects.json";
     private static final String METADATA = "_metadata";
@@ -76,6 +83,9 @@ public final class IngestState implements AutoCloseable {
     private final String snapshotsUri;
     private final Path lockFile;
     private final Properties props = new Properties();
+
+    /** The writer lease while {@link #lockRun} holds it. */
+    private volatile WriterLease lease;
 
     private IngestState(
             TableStore store,
@@ -131,16 +141,11 @@ public final class IngestState implements AutoCloseable {
             snapshotsPrefix = dir + "/";
             snapshotsUri = uri(checkpointDir) + "/" + dir;
         }
-        Path lockFile;
+        Path lockFile = null;
         if (table.isLocal()) {
             Path d = Path.of(table.describe()).resolve(TableKeys.METADATA_DIR).resolve(dir);
             Files.createDirectories(d);
             lockFile = d.resolve("run.lock");
-        } else {
-            // S3 has no locks: runs of this ingest on this host exclude each other here
-            Path d = RunDirectories.base().resolve("ingest-locks");
-            Files.createDirectories(d);
-            lockFile = d.resolve(sha(table.describe() + "\n" + key) + ".lock");
         }
         IngestState s =
                 new IngestState(store, prefix, snapshots, snapshotsPrefix, snapshotsUri, lockFile);
@@ -221,6 +226,7 @@ public final class IngestState implements AutoCloseable {
                                 () ->
                                         new FileNotFoundException(
                                                 snapshots.describe(snapshotsPrefix + RUN_REPORT)));
+        checkLease();
         snapshots.put(snapshotsPrefix + FAILED_OBJECTS, report);
         snapshots.delete(snapshotsPrefix + RUN_REPORT);
         deleteSnapshots();
@@ -343,43 +349,140 @@ public final class IngestState implements AutoCloseable {
         }
     }
 
-    /** Held while a run of this ingest is active (an exclusive lock on a local lock file). */
+    /**
+     * Held while a run of this ingest is active: the ingest's {@link WriterLease} in the table's
+     * store (renewed by a heartbeat) and, for a local table, an exclusive lock on a file in the
+     * table's directory too.
+     */
     public interface RunLock extends AutoCloseable {
+        /** The lease's fencing token, for the sink's committer ({@code setWriterFence}). */
+        WriterLease.Fence fence();
+
+        /** Stops the heartbeat and releases the lease (and the lock file). */
         @Override
         void close() throws IOException;
     }
 
     /**
-     * Takes the run lock; {@link IllegalStateException} if another process runs this ingest now
-     * (two runs would restore the same checkpoint and write its rows twice). For a local table the
-     * lock file is in the table's directory; for an S3 table it is in this host's run directory, so
-     * it excludes the runs of this host only.
+     * Takes the run lock: the writer lease {@code s3mergetree_metadata/ingest-<key>/lease.json} of
+     * the table's store (conditional writes, so it excludes the runs of every host and process,
+     * whatever their temporary directory), then reads the ingest's state again (a run that held the
+     * lease until now may have finished the ingest meanwhile). {@link IllegalStateException} with
+     * one line naming the table, the holder and when its lease expires if another process runs this
+     * ingest now: two runs would restore the same checkpoint and write its rows twice. The lease of
+     * a run of this machine that was killed is taken over at once; one of another host when it
+     * expires ({@value #LEASE_TTL_SECONDS} s after its last renewal).
      */
     public RunLock lockRun() throws IOException {
-        FileChannel ch =
-                FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock;
+        return lockRun(false);
+    }
+
+    /**
+     * Takes the run lock as {@link #lockRun()}; with {@code continuingJob} (this run waits for the
+     * job a previous run submitted to a cluster, which outlives that run) a lease taken over keeps
+     * its fencing token, so that job's commits go on ({@link WriterLease#acquire(TableStore,
+     * String, Duration, Clock, boolean) adopt}).
+     */
+    public RunLock lockRun(boolean continuingJob) throws IOException {
+        WriterLease taken;
         try {
-            lock = ch.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
+            taken =
+                    WriterLease.acquire(
+                            store,
+                            prefix + LEASE,
+                            Duration.ofSeconds(LEASE_TTL_SECONDS),
+                            Clock.systemUTC(),
+                            continuingJob);
+        } catch (WriterLeaseHeldException e) {
+            throw new IllegalStateException("this ingest is already running: " + e.getMessage(), e);
         }
-        if (lock == null) {
-            ch.close();
-            throw new IllegalStateException(
-                    "this ingest is already running in another process (lock " + lockFile + ")");
-        }
-        FileLock held = lock;
-        return () -> {
+        FileChannel ch = null;
+        FileLock fileLock = null;
+        try {
+            if (lockFile != null) {
+                // a local table: the lock file of the runs before the lease existed, too
+                ch =
+                        FileChannel.open(
+                                lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                try {
+                    fileLock = ch.tryLock();
+                } catch (OverlappingFileLockException e) {
+                    fileLock = null;
+                }
+                if (fileLock == null) {
+                    throw new IllegalStateException(
+                            "this ingest is already running in another process (lock "
+                                    + lockFile
+                                    + ")");
+                }
+            }
+            reload();
+        } catch (IOException | RuntimeException e) {
             try {
-                held.release();
+                if (fileLock != null) {
+                    fileLock.release();
+                }
+                if (ch != null) {
+                    ch.close();
+                }
             } finally {
-                ch.close();
+                taken.close();
+            }
+            throw e;
+        }
+        lease = taken;
+        LeaseHeartbeat heartbeat =
+                new LeaseHeartbeat(taken, Duration.ofSeconds(LEASE_TTL_SECONDS).dividedBy(3));
+        FileChannel channel = ch;
+        FileLock held = fileLock;
+        return new RunLock() {
+            @Override
+            public WriterLease.Fence fence() {
+                return taken.fence();
+            }
+
+            @Override
+            public void close() throws IOException {
+                try {
+                    heartbeat.close();
+                    taken.close();
+                } finally {
+                    if (held != null) {
+                        try {
+                            held.release();
+                        } finally {
+                            channel.close();
+                        }
+                    }
+                }
             }
         };
     }
 
+    /** Reads {@code ingest.properties} again. */
+    private void reload() throws IOException {
+        props.clear();
+        Optional<byte[]> saved = store.readIfExists(prefix + FILE);
+        if (saved.isPresent()) {
+            props.load(
+                    new InputStreamReader(
+                            new ByteArrayInputStream(saved.get()), StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * Before this run changes the ingest's records: fails with {@link
+     * io.github.s3mergetree.engine.table.WriterFencedException} if another run took the lease over
+     * (this one was paused past its expiry).
+     */
+    private void checkLease() throws IOException {
+        if (lease != null) {
+            lease.check();
+        }
+    }
+
     private void save() throws IOException {
+        checkLease();
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         try (OutputStreamWriter w = new OutputStreamWriter(b, StandardCharsets.UTF_8)) {
             props.store(w, "s3-mergetree ingest state");
@@ -394,15 +497,5 @@ public final class IngestState implements AutoCloseable {
             snapshots.close();
         }
         store.close();
-    }
-
-    private static String sha(String s) {
-        try {
-            byte[] h =
-                    MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(h, 0, 12);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

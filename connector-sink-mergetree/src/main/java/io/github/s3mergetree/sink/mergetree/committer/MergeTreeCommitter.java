@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.table.CommitResult;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.MissingTemporaryPartException;
 import io.github.s3mergetree.engine.table.PendingInsert;
+import io.github.s3mergetree.engine.table.WriterFencedException;
 import io.github.s3mergetree.sink.mergetree.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.writer.TempPartNames;
 import java.io.IOException;
@@ -116,6 +117,9 @@ public final class MergeTreeCommitter implements Committer<MergeTreeCommittable>
                 }
             } catch (MissingTemporaryPartException e) {
                 request.signalFailedWithUnknownReason(e);
+            } catch (WriterFencedException e) {
+                // another writer took the lease over and resumes this work: never retried
+                throw new org.apache.flink.runtime.execution.SuppressRestartsException(e);
             } catch (IOException e) {
                 if (Thread.currentThread().isInterrupted()
                         || e instanceof java.nio.channels.ClosedByInterruptException

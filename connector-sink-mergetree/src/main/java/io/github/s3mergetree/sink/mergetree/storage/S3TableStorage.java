@@ -46,7 +46,10 @@ public final class S3TableStorage implements TableStorage {
     @Override
     public TableStore openStore() {
         return TableStore.of(
-                config.createClient(), prefix.isEmpty() ? "" : prefix + "/", describe());
+                config.createClient(),
+                prefix.isEmpty() ? "" : prefix + "/",
+                describe(),
+                config.retryPolicy());
     }
 
     @Override

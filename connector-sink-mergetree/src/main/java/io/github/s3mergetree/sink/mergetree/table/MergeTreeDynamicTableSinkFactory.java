@@ -4,7 +4,9 @@ import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.connector.table.ClickHouseTypes;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +99,11 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.CLICKHOUSE_S3_URL,
                     MergeTreeSinkOptions.CLICKHOUSE_S3_ACCESS_KEY,
                     MergeTreeSinkOptions.CLICKHOUSE_S3_SECRET_KEY,
-                    MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR);
+                    MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR,
+                    MergeTreeSinkOptions.VALIDATE_ON_BUILD,
+                    MergeTreeSinkOptions.S3_RETRY_ATTEMPTS,
+                    MergeTreeSinkOptions.S3_RETRY_INITIAL_BACKOFF_MS,
+                    MergeTreeSinkOptions.S3_RETRY_MAX_BACKOFF_MS);
 
     @Override
     public String factoryIdentifier() {
@@ -127,6 +133,10 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
         RowType rowType = (RowType) schema.toPhysicalRowDataType().getLogicalType();
         String path = options.get(MergeTreeSinkOptions.PATH);
+        if (options.get(MergeTreeSinkOptions.VALIDATE_ON_BUILD)) {
+            // a wrong secret, a missing bucket or an unreachable endpoint: one line at planning
+            TableBuildCheck.check(TableLocation.parse(path, MergeTreeSinkOptions.tableS3(options)));
+        }
         String ddl =
                 resolveDdl(
                         options,
@@ -170,9 +180,9 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
         }
         if (options.getOptional(MergeTreeSinkOptions.ENGINE).isEmpty()) {
             try {
-                Optional<String> stored =
-                        TableLocation.parse(path, MergeTreeSinkOptions.tableS3(options))
-                                .storedDdl();
+                TableStorage table =
+                        TableLocation.parse(path, MergeTreeSinkOptions.tableS3(options));
+                Optional<String> stored = TableBuildCheck.quick(table).storedDdl();
                 if (stored.isPresent()) {
                     return null; // the writers use the stored DDL
                 }
