@@ -35,6 +35,8 @@ public final class DeliveryIds {
 
     private static final Pattern ID =
             Pattern.compile("s3mt-([A-Za-z0-9_.-]+)-([0-9a-f]{16})-([1-9][0-9]*)");
+    private static final Pattern UNTAGGED_ID =
+            Pattern.compile("s3mt-([A-Za-z0-9_.-]+)-([1-9][0-9]*)");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private DeliveryIds() {}
@@ -78,6 +80,23 @@ public final class DeliveryIds {
     }
 
     /**
+     * The parts of an id recorded before ids had a tag, {@code s3mt-<target key>-<seq>} (tag {@code
+     * ""}), as an open delivery or a manifest found after an upgrade names it; empty for any other
+     * text.
+     */
+    public static Optional<Parsed> parseUntagged(String id) {
+        Matcher m = UNTAGGED_ID.matcher(id);
+        if (!m.matches() || ID.matcher(id).matches()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Parsed(m.group(1), "", Long.parseLong(m.group(2))));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The UUID part {@code part} carries on the server in delivery {@code deliveryId} ({@code
      * uuid.txt}, {@code system.parts.uuid}): the same for every attempt of that delivery, and
      * another in every other delivery (of this or another written table), so that the parts a
@@ -98,9 +117,13 @@ public final class DeliveryIds {
      * deliveryId}: the part's partition, level and mutation, with block numbers of its own (derived
      * from the id and the part's name, above {@code 2^40}), so that two written tables' parts of
      * the same name (each table numbers its blocks from 1) never meet there. ATTACH PART gives the
-     * part new block numbers in the target anyway.
+     * part new block numbers in the target anyway. A delivery recorded before ids had a tag (an
+     * open one found after an upgrade) copied its parts under their own names, and keeps them.
      */
     public static PartName detachedName(String deliveryId, PartName part) {
+        if (parse(deliveryId).isEmpty()) {
+            return part;
+        }
         byte[] h = digest(deliveryId + "/" + part);
         long v = 0;
         for (int i = 0; i < 8; i++) {

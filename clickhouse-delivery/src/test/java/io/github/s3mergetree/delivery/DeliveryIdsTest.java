@@ -27,6 +27,9 @@ class DeliveryIdsTest {
         assertThat(DeliveryIds.parse(id))
                 .contains(new DeliveryIds.Parsed(KEY, "00ff00ff00ff00ff", 7));
         assertThat(DeliveryIds.parse("s3mt-" + KEY + "-7")).as("an id without a tag").isEmpty();
+        assertThat(DeliveryIds.parseUntagged("s3mt-" + KEY + "-7"))
+                .contains(new DeliveryIds.Parsed(KEY, "", 7));
+        assertThat(DeliveryIds.parseUntagged(id)).isEmpty();
         assertThat(DeliveryIds.parse("backup-1")).isEmpty();
         assertThatThrownBy(() -> DeliveryIds.deliveryId("a b", "00ff00ff00ff00ff", 1))
                 .hasMessageContaining("'a b'");
@@ -75,5 +78,7 @@ class DeliveryIdsTest {
         assertThat(d.maxBlock() - d.minBlock()).isEqualTo(4);
         assertThat(d.minBlock()).isGreaterThanOrEqualTo(1L << 40);
         assertThat(PartName.tryParse(d.toString())).contains(d);
+        // a delivery recorded before ids had a tag copied its parts under their own names
+        assertThat(DeliveryIds.detachedName("s3mt-" + KEY + "-3", original)).isEqualTo(original);
     }
 }

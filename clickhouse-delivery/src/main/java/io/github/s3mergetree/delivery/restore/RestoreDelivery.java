@@ -524,7 +524,11 @@ public final class RestoreDelivery extends PartDelivery {
                             + expected.get().deliveryId()
                             + "'s, so the entry is not this delivery's");
         }
-        if (expected.isPresent() && s.numFiles().isPresent() && s.totalSize().isPresent()) {
+        if (expected.isPresent()
+                && s.numFiles().isPresent()
+                && s.totalSize().isPresent()
+                // 0 and 0: a server that does not count what a RESTORE read
+                && (s.numFiles().getAsLong() != 0 || s.totalSize().getAsLong() != 0)) {
             RestoreFingerprint e = expected.get();
             if (e.numFiles() == s.numFiles().getAsLong()
                     && e.totalSize() == s.totalSize().getAsLong()) {
@@ -697,7 +701,8 @@ public final class RestoreDelivery extends PartDelivery {
 
     /** Whether delivery {@code id} (of any target of this table) has a recorded outcome. */
     private boolean resolved(String id) throws IOException {
-        Optional<DeliveryIds.Parsed> parsed = DeliveryIds.parse(id);
+        Optional<DeliveryIds.Parsed> parsed =
+                DeliveryIds.parse(id).or(() -> DeliveryIds.parseUntagged(id));
         if (parsed.isEmpty()) {
             return false;
         }
