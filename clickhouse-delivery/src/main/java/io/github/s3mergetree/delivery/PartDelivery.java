@@ -168,9 +168,8 @@ public abstract class PartDelivery {
             for (PartName name : batch) {
                 DeliverablePart part = inventory.describe(name);
                 parts.add(part);
-                recorded.add(
-                        new DeliveredPart(
-                                name, part.rows(), part.bytes(), target.partUuid(name.toString())));
+                // the UUID is assigned by the ledger from the delivery's id
+                recorded.add(new DeliveredPart(name, part.rows(), part.bytes(), null));
             }
             long serverNow = serverNowSeconds();
             DeliveryIntent intent;

@@ -2,6 +2,7 @@ package io.github.s3mergetree.delivery.attach;
 
 import io.github.s3mergetree.delivery.DeliveryException;
 import io.github.s3mergetree.delivery.DeliveryFaultPoints;
+import io.github.s3mergetree.delivery.DeliveryIds;
 import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.PartDelivery;
@@ -41,11 +42,13 @@ import org.slf4j.LoggerFactory;
  * ({@code index_granularity_bytes = 0}), which {@link #check} requires.
  *
  * <p>Exactly once: the ledger's intent names the parts; {@code <seq>.copied} records that all of
- * them are in {@code detached/}. ATTACH PART moves a part out of {@code detached/} atomically (a
- * rename inside the server's disk), so after the copy is recorded, a part still in {@code
- * detached/} is not attached yet and a part gone from it is attached. Before the record, nothing
- * was attached (attaching starts only after it), so copying is simply completed. Recovery is thus
- * always certain, with no server state needed.
+ * them are in {@code detached/}. There each part has a name of this delivery's own ({@link
+ * DeliveryIds#detachedName}: its partition and level, block numbers derived from the delivery id),
+ * since other written tables delivering into the same target have parts of the same names. ATTACH
+ * PART moves a part out of {@code detached/} atomically (a rename inside the server's disk), so
+ * after the copy is recorded, a part still in {@code detached/} is not attached yet and a part gone
+ * from it is attached. Before the record, nothing was attached (attaching starts only after it), so
+ * copying is simply completed. Recovery is thus always certain, with no server state needed.
  */
 public final class AttachDelivery extends PartDelivery {
     private static final Logger LOG = LoggerFactory.getLogger(AttachDelivery.class);
@@ -186,7 +189,8 @@ public final class AttachDelivery extends PartDelivery {
         DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_MANIFEST);
         boolean first = true;
         for (DeliveredPart p : intent.parts()) {
-            if (!Files.isDirectory(dir.resolve(p.name().toString()))) {
+            String detachedName = DeliveryIds.detachedName(intent.id(), p.name()).toString();
+            if (!Files.isDirectory(dir.resolve(detachedName))) {
                 continue; // attached by an earlier attempt
             }
             try {
@@ -195,13 +199,17 @@ public final class AttachDelivery extends PartDelivery {
                                 "ALTER TABLE "
                                         + target.table().sql()
                                         + " ATTACH PART "
-                                        + TableName.literal(p.name().toString())));
+                                        + TableName.literal(detachedName)));
             } catch (ClickHouseServerException e) {
-                if (Files.isDirectory(dir.resolve(p.name().toString()))) {
+                if (Files.isDirectory(dir.resolve(detachedName))) {
                     throw new DeliveryException(
                             "ATTACH PART "
+                                    + detachedName
+                                    + " (part "
                                     + p.name()
-                                    + " into "
+                                    + " of delivery "
+                                    + intent.id()
+                                    + ") into "
                                     + target
                                     + " failed (the part stays in detached/; the next round tries again): "
                                     + e.serverMessage(),
@@ -224,10 +232,14 @@ public final class AttachDelivery extends PartDelivery {
                 target);
     }
 
-    /** Puts {@code part} into {@code detached/<name>} unless an identical copy is there. */
+    /**
+     * Puts {@code part} into {@code detached/} under its name in this delivery ({@link
+     * DeliveryIds#detachedName}) unless an identical copy is there.
+     */
     private void copy(DeliverablePart part, Path dir, DeliveryIntent intent) throws IOException {
         String name = part.name().toString();
-        Path target = dir.resolve(name);
+        String detachedName = DeliveryIds.detachedName(intent.id(), part.name()).toString();
+        Path target = dir.resolve(detachedName);
         if (Files.isDirectory(target)) {
             Optional<byte[]> ours = files.read(name + "/checksums.txt");
             Path theirs = target.resolve("checksums.txt");
@@ -238,14 +250,18 @@ public final class AttachDelivery extends PartDelivery {
             }
             throw new DeliveryException(
                     "detached/"
+                            + detachedName
+                            + " (part "
                             + name
-                            + " of "
+                            + " of delivery "
+                            + intent.id()
+                            + ") of "
                             + this.target
                             + " exists and is not this part ("
                             + target
                             + "): move it away before delivering");
         }
-        Path tmp = dir.resolve("tmp_s3mergetree_" + intent.sequence() + "_" + name);
+        Path tmp = dir.resolve("tmp_s3mergetree_" + detachedName);
         if (Files.exists(tmp)) {
             deleteRecursively(tmp);
         }

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.delivery.ledger;
 
+import io.github.s3mergetree.delivery.DeliveryIds;
 import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.engine.part.PartName;
 import java.io.IOException;
@@ -38,8 +39,9 @@ import java.util.UUID;
  * resolved, so no server reads them any more) and older summaries. A reader takes the newest
  * summary and the records after it; a record that vanishes while it reads (a concurrent compaction)
  * makes it read the listing again, which then holds the summary that replaced it. Sequence numbers
- * keep counting past a summary, so a delivery id (the RESTORE's {@code id} on the server) is never
- * used twice.
+ * keep counting past a summary; a delivery id (the RESTORE's {@code id} on the server) also carries
+ * a random tag ({@link DeliveryIds}), so it is never used twice, nor by another written table
+ * delivering into the same target.
  */
 public final class DeliveryLedger {
     /** Where the ledgers of every target live, relative to the table's root. */
@@ -50,6 +52,14 @@ public final class DeliveryLedger {
     private static final String COPIED_HEADER = "s3mergetree delivery copied 1";
     private static final String SUMMARY_HEADER = "s3mergetree delivery summary 1";
     private static final int LOAD_ATTEMPTS = 5;
+    private static final String PROBE = "probe.txt";
+    // the probe, or a directory marker on its path (stores that list directories, as S3Proxy's
+    // filesystem store does, show them as keys ending with /)
+    private static final java.util.regex.Pattern CHECK_LEFTOVER =
+            java.util.regex.Pattern.compile(
+                    "s3mergetree_metadata/(deliveries/([A-Za-z0-9_.-]+/("
+                            + java.util.regex.Pattern.quote(PROBE)
+                            + ")?)?)?");
 
     private final TableFiles files;
     private final String targetKey;
@@ -65,6 +75,24 @@ public final class DeliveryLedger {
     private DeliveryLedger(TableFiles files, String targetKey) {
         this.files = files;
         this.targetKey = targetKey;
+    }
+
+    /**
+     * Where a target check writes the object it asks the server to read back ({@code
+     * RestoreDelivery.check}), relative to the table's root; the check removes it again.
+     */
+    public static String probePath(String targetKey) {
+        return directory(targetKey) + "/" + PROBE;
+    }
+
+    /**
+     * Whether {@code key} (relative to the table's root) is an object only a target check writes
+     * and removes again (its probe, or a directory marker on the probe's path), so that a prefix
+     * holding nothing else (after a check was killed between writing and removing it) is still an
+     * empty place for a new table.
+     */
+    public static boolean isCheckLeftover(String key) {
+        return CHECK_LEFTOVER.matcher(key).matches();
     }
 
     /** The directory of {@code targetKey}'s ledger, relative to the table's root. */
@@ -213,7 +241,9 @@ public final class DeliveryLedger {
     }
 
     /**
-     * Records a new delivery as the next sequence number.
+     * Records a new delivery as the next sequence number, under a new id ({@link
+     * DeliveryIds#deliveryId}: unique to this written table, target and delivery); the parts' UUIDs
+     * are assigned here from that id ({@link DeliveryIds#partUuid}), whatever {@code parts} carry.
      *
      * @throws IllegalStateException if a delivery is still unresolved
      * @throws ConcurrentDeliveryException if another deliverer took that number first
@@ -226,7 +256,17 @@ public final class DeliveryLedger {
             throw new IllegalStateException("delivery " + p.get().id() + " is not resolved yet");
         }
         long seq = Math.max(summarizedThrough, intents.isEmpty() ? 0 : intents.lastKey()) + 1;
-        String id = "s3mt-" + targetKey + "-" + seq;
+        String id = DeliveryIds.deliveryId(targetKey, DeliveryIds.newTag(), seq);
+        List<DeliveredPart> named = new ArrayList<>(parts.size());
+        for (DeliveredPart part : parts) {
+            named.add(
+                    new DeliveredPart(
+                            part.name(),
+                            part.rows(),
+                            part.bytes(),
+                            DeliveryIds.partUuid(id, part.name())));
+        }
+        parts = named;
         String owner = DeliveryIntent.currentOwner();
         DeliveryIntent intent =
                 new DeliveryIntent(seq, id, method, serverNowSeconds, nowMillis, owner, parts);

@@ -2,6 +2,7 @@ package io.github.s3mergetree.delivery.restore;
 
 import io.github.s3mergetree.delivery.DeliveryException;
 import io.github.s3mergetree.delivery.DeliveryFaultPoints;
+import io.github.s3mergetree.delivery.DeliveryIds;
 import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.DeliveryStateUnknownException;
@@ -30,8 +31,10 @@ import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -62,7 +65,13 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>{@code system.backups} has its id: wait for RESTORED (delivered) or a failure (not
- *       delivered, unless some of its part UUIDs are in {@code system.parts}: then unknown);
+ *       delivered, unless some of its part UUIDs are in {@code system.parts}: then unknown).
+ *       RESTORED is believed only once it is shown to be this delivery's: the files and bytes the
+ *       server read equal those of the backup this delivery recorded before sending ({@link
+ *       RestoreFingerprint}), or every part is in {@code system.parts} under its UUID with its
+ *       rows; otherwise {@link DeliveryStateUnknownException}. Ids are unique per written table,
+ *       target and delivery ({@link io.github.s3mergetree.delivery.DeliveryIds}), so this guards
+ *       against ids reused by something else;
  *   <li>no entry, and the server has run since before the intent was recorded (its start time,
  *       {@code now() - uptime()}, is earlier than the server time the intent recorded): the RESTORE
  *       never started, since the server lists every RESTORE it started until it restarts. The id is
@@ -82,6 +91,9 @@ public final class RestoreDelivery extends PartDelivery {
 
     /** The manifest's name: ClickHouse reads a backup's metadata from this file at its root. */
     public static final String MANIFEST = ".backup";
+
+    /** The record, in a delivery's directory, of what its RESTORE's backup holds. */
+    static final String EXPECTED = "restore.expected";
 
     private static final Pattern CREATE =
             Pattern.compile(
@@ -164,7 +176,7 @@ public final class RestoreDelivery extends PartDelivery {
                             + " cannot take deliveries by RESTORE (needs 22.8 or later: RESTORE ... SETTINGS id, system.backups); use --deliver attach");
         }
         TargetDefinition def = checkDefinition();
-        String probe = DeliveryLedger.directory(target.key()) + "/probe.txt";
+        String probe = DeliveryLedger.probePath(target.key());
         String token = "s3mergetree probe " + UUID.randomUUID();
         files.write(probe, token.getBytes(StandardCharsets.UTF_8));
         String read;
@@ -181,6 +193,8 @@ public final class RestoreDelivery extends PartDelivery {
                             + " (it must reach the bucket with the given keys for RESTORE): "
                             + e.serverMessage(),
                     e);
+        } finally {
+            deleteProbe(probe);
         }
         if (!read.equals(token)) {
             throw new DeliveryException(
@@ -194,6 +208,18 @@ public final class RestoreDelivery extends PartDelivery {
         }
         definition = def;
         return def;
+    }
+
+    /**
+     * Removes the probe: a check leaves nothing under a prefix that may not be a table yet (a probe
+     * left by a crash is one of {@link DeliveryLedger#isCheckLeftover}'s).
+     */
+    private void deleteProbe(String probe) {
+        try {
+            files.delete(probe);
+        } catch (IOException e) {
+            LOG.warn("Could not remove the probe {}", files.describe(probe), e);
+        }
     }
 
     private TargetDefinition definition() throws IOException {
@@ -272,6 +298,9 @@ public final class RestoreDelivery extends PartDelivery {
                 ddl.length,
                 HashingOutput.hash(ddl, 0, ddl.length),
                 dir + "/table.sql");
+        // what the server's system.backups will report for this RESTORE, recorded before it can
+        // be sent: an entry with this id that does not match it is not this delivery's
+        files.write(dir + "/" + EXPECTED, RestoreFingerprint.of(intent.id(), manifest).serialize());
         takeManifestSlot(intent, manifest.toXml());
         DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_MANIFEST);
         try {
@@ -339,7 +368,7 @@ public final class RestoreDelivery extends PartDelivery {
 
     @Override
     protected boolean recover(DeliveryIntent intent, DeliveryLedger ledger) throws IOException {
-        Optional<String[]> status = status(intent.id());
+        Optional<BackupStatus> status = status(intent.id());
         if (status.isEmpty()) {
             ServerInfo info = ServerInfo.read(client);
             if (info.startSeconds() + 1 < intent.serverNowSeconds()) {
@@ -374,10 +403,11 @@ public final class RestoreDelivery extends PartDelivery {
                                 + " of its part UUIDs are in system.parts: the rows may have arrived and been merged");
             }
         }
-        String[] s = awaitFinal(intent, status.orElse(null));
-        if (s[0].equals("RESTORED")) {
+        BackupStatus s = awaitFinal(intent, status.orElse(null));
+        if (s.status().equals("RESTORED")) {
+            String evidence = believeRestored(intent, ledger, s);
             DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_APPLIED);
-            complete(intent, ledger, true, "system.backups: RESTORED");
+            complete(intent, ledger, true, "system.backups: RESTORED" + evidence);
             return true;
         }
         Set<UUID> present = presentUuids(intent);
@@ -386,14 +416,14 @@ public final class RestoreDelivery extends PartDelivery {
                     intent,
                     present,
                     "its RESTORE ended "
-                            + s[0]
+                            + s.status()
                             + " ("
-                            + s[1]
+                            + s.error()
                             + ") but "
                             + present.size()
                             + " of its parts are in the table");
         }
-        complete(intent, ledger, false, "system.backups: " + s[0] + ": " + s[1]);
+        complete(intent, ledger, false, "system.backups: " + s.status() + ": " + s.error());
         return false;
     }
 
@@ -449,31 +479,102 @@ public final class RestoreDelivery extends PartDelivery {
         return true;
     }
 
-    /** The server's {status, error} of RESTORE {@code id}, if it knows it. */
-    private Optional<String[]> status(String id) throws IOException {
+    /** The server's entry of RESTORE {@code id}, if it knows it. */
+    private Optional<BackupStatus> status(String id) throws IOException {
+        // every column by name: which of them a server has depends on its version
         List<List<String>> rows =
                 client.rows(
                         Sql.of(
-                                "SELECT status, error FROM system.backups WHERE id = "
-                                        + TableName.literal(id)));
-        if (rows.isEmpty()) {
+                                "SELECT * FROM system.backups WHERE id = "
+                                        + TableName.literal(id)
+                                        + " FORMAT TabSeparatedWithNames"));
+        if (rows.size() < 2) {
             return Optional.empty();
         }
-        List<String> r = rows.get(0);
-        return Optional.of(new String[] {r.get(0), r.size() > 1 ? firstLine(r.get(1)) : ""});
+        return Optional.of(BackupStatus.of(rows.get(0), rows.get(1)));
     }
 
-    private static String firstLine(String error) {
-        int nl = error.indexOf("Stack trace");
-        String s = nl < 0 ? error : error.substring(0, nl);
-        return s.replace('\n', ' ').trim();
+    /**
+     * Checks that the RESTORED entry of {@code intent}'s id is this delivery's before it is
+     * believed: the files and bytes the server read from the backup equal those of the manifest
+     * this delivery wrote (recorded before its RESTORE was sent), or, on a server that does not
+     * report them, every part of the delivery is in the table under its UUID with its rows.
+     *
+     * @return the evidence, for the outcome record
+     * @throws DeliveryStateUnknownException if the entry is not (provably) this delivery's: the
+     *     server refuses a second RESTORE with a known id, so this delivery's parts were then never
+     *     restored under it, unless the entry is of an earlier server life; nothing is recorded
+     */
+    private String believeRestored(DeliveryIntent intent, DeliveryLedger ledger, BackupStatus s)
+            throws IOException {
+        String record = ledger.deliveryDirectory(intent) + "/" + EXPECTED;
+        Optional<byte[]> bytes = files.read(record);
+        Optional<RestoreFingerprint> expected =
+                bytes.isEmpty()
+                        ? Optional.empty()
+                        : Optional.of(
+                                RestoreFingerprint.parse(bytes.get(), files.describe(record)));
+        if (expected.isPresent() && !expected.get().deliveryId().equals(intent.id())) {
+            throw unknown(
+                    intent,
+                    presentUuids(intent),
+                    "system.backups lists a RESTORED entry with its id, but the backup recorded at "
+                            + files.describe(record)
+                            + " is delivery "
+                            + expected.get().deliveryId()
+                            + "'s, so the entry is not this delivery's");
+        }
+        if (expected.isPresent()
+                && s.numFiles().isPresent()
+                && s.totalSize().isPresent()
+                // 0 and 0: a server that does not count what a RESTORE read
+                && (s.numFiles().getAsLong() != 0 || s.totalSize().getAsLong() != 0)) {
+            RestoreFingerprint e = expected.get();
+            if (e.numFiles() == s.numFiles().getAsLong()
+                    && e.totalSize() == s.totalSize().getAsLong()) {
+                return " (" + e.numFiles() + " files, " + e.totalSize() + " bytes, as sent)";
+            }
+            throw unknown(
+                    intent,
+                    presentUuids(intent),
+                    "system.backups lists a RESTORED entry with its id that is not this delivery's:"
+                            + " it read "
+                            + s.numFiles().getAsLong()
+                            + " files, "
+                            + s.totalSize().getAsLong()
+                            + " bytes, but this delivery's backup has "
+                            + e.numFiles()
+                            + " files, "
+                            + e.totalSize()
+                            + " bytes (the id was used by another RESTORE)");
+        }
+        Map<UUID, Long> present = presentRows(intent);
+        boolean all = true;
+        for (DeliveredPart p : intent.parts()) {
+            Long rows = present.get(p.uuid());
+            all &= rows != null && rows == p.rows();
+        }
+        if (all) {
+            return " (every part is in system.parts under its UUID with its rows)";
+        }
+        throw unknown(
+                intent,
+                present.keySet(),
+                "system.backups lists a RESTORED entry with its id, but "
+                        + (expected.isEmpty()
+                                ? "this delivery recorded no backup it sent"
+                                : "the server does not report the files it read")
+                        + " and its parts are not all in the table with their rows, so the entry"
+                        + " may be another RESTORE's");
     }
 
-    private String[] awaitFinal(DeliveryIntent intent, String[] first) throws IOException {
+    private BackupStatus awaitFinal(DeliveryIntent intent, BackupStatus first) throws IOException {
         long deadline = clock.millis() + options.applyTimeout().toMillis();
-        String[] s = first;
+        BackupStatus s = first;
         while (true) {
-            if (s != null && !s[0].equals("RESTORING") && !s[0].equals("CREATING_BACKUP")) {
+            if (s != null
+                    && !s.status().equals("RESTORING")
+                    && !s.status().equals("CREATING_BACKUP")) {
                 return s;
             }
             if (clock.millis() > deadline) {
@@ -493,6 +594,11 @@ public final class RestoreDelivery extends PartDelivery {
 
     /** The UUIDs of {@code intent}'s parts that the target's {@code system.parts} lists. */
     private Set<UUID> presentUuids(DeliveryIntent intent) throws IOException {
+        return new HashSet<>(presentRows(intent).keySet());
+    }
+
+    /** The rows of {@code intent}'s parts that the target's {@code system.parts} lists, by UUID. */
+    private Map<UUID, Long> presentRows(DeliveryIntent intent) throws IOException {
         StringBuilder in = new StringBuilder();
         for (DeliveredPart p : intent.parts()) {
             in.append(in.length() == 0 ? "" : ", ")
@@ -503,16 +609,16 @@ public final class RestoreDelivery extends PartDelivery {
         List<List<String>> rows =
                 client.rows(
                         Sql.of(
-                                "SELECT DISTINCT toString(uuid) FROM system.parts WHERE database = "
+                                "SELECT toString(uuid), any(rows) FROM system.parts WHERE database = "
                                         + TableName.literal(target.table().database())
                                         + " AND table = "
                                         + TableName.literal(target.table().table())
                                         + " AND uuid IN ("
                                         + in
-                                        + ")"));
-        Set<UUID> out = new HashSet<>();
+                                        + ") GROUP BY uuid"));
+        Map<UUID, Long> out = new HashMap<>();
         for (List<String> r : rows) {
-            out.add(UUID.fromString(r.get(0)));
+            out.put(UUID.fromString(r.get(0)), Long.parseLong(r.get(1)));
         }
         return out;
     }
@@ -595,29 +701,23 @@ public final class RestoreDelivery extends PartDelivery {
 
     /** Whether delivery {@code id} (of any target of this table) has a recorded outcome. */
     private boolean resolved(String id) throws IOException {
-        if (!id.startsWith("s3mt-")) {
+        Optional<DeliveryIds.Parsed> parsed =
+                DeliveryIds.parse(id).or(() -> DeliveryIds.parseUntagged(id));
+        if (parsed.isEmpty()) {
             return false;
         }
-        int dash = id.lastIndexOf('-');
-        if (dash <= 5) {
-            return false;
-        }
-        String key = id.substring(5, dash);
-        long seq;
-        try {
-            seq = Long.parseLong(id.substring(dash + 1));
-        } catch (NumberFormatException e) {
-            return false;
-        }
-        return DeliveryLedger.load(files, key).isResolved(seq);
+        DeliveryLedger ledger = DeliveryLedger.load(files, parsed.get().targetKey());
+        long seq = parsed.get().sequence();
+        // the same sequence under another id is another delivery
+        return ledger.isResolved(seq)
+                && ledger.intents().stream()
+                        .filter(i -> i.sequence() == seq)
+                        .allMatch(i -> i.id().equals(id));
     }
 
     /** The name the manifest gives the delivery's table. */
     static String backupTable(DeliveryIntent intent) {
-        return "d_"
-                + intent.sequence()
-                + "_"
-                + Integer.toHexString(intent.id().hashCode() & 0x7fffffff);
+        return DeliveryIds.backupTable(intent.id(), intent.sequence());
     }
 
     /** {@code ddl} (the server's SHOW CREATE TABLE) naming {@code s3mergetree_delivery.<table>}. */

@@ -11,7 +11,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A table on a ClickHouse server that receives the written table's parts, and the key under which
@@ -130,12 +129,6 @@ public final class DeliveryTarget {
     /** The ledger key: {@code [A-Za-z0-9_.-]+}, stable for the same URL and table. */
     public String key() {
         return key;
-    }
-
-    /** The UUID {@code part} carries on this target: the same for every attempt. */
-    public UUID partUuid(String part) {
-        return UUID.nameUUIDFromBytes(
-                ("s3mergetree/" + key + "/" + part).getBytes(StandardCharsets.UTF_8));
     }
 
     private static String hex(String s) {

@@ -82,7 +82,12 @@ class DeliveryLedgerTest {
         assertThat(reread.pending()).isEmpty();
         DeliveryIntent next = reread.begin("restore", List.of(part("2008_6_6_0", 6)), 100, 1000);
         assertThat(next.sequence()).as("ids are never reused").isEqualTo(6);
-        assertThat(next.id()).isEqualTo("s3mt-" + TARGET + "-6");
+        assertThat(next.id()).startsWith("s3mt-" + TARGET + "-").endsWith("-6");
+        assertThat(next.parts().get(0).uuid())
+                .as("part UUIDs come from the delivery's id")
+                .isEqualTo(
+                        io.github.s3mergetree.delivery.DeliveryIds.partUuid(
+                                next.id(), next.parts().get(0).name()));
         reread.complete(next, true, "test");
         for (int i = 7; i <= 8; i++) {
             reread.complete(
@@ -98,6 +103,34 @@ class DeliveryLedgerTest {
         try (var list = Files.list(ledgerDir)) {
             assertThat(list.map(p -> p.getFileName().toString()).toList())
                     .containsExactly("0000000008.summary");
+        }
+    }
+
+    @Test
+    void onlyATargetChecksProbeIsACheckLeftover() {
+        assertThat(DeliveryLedger.isCheckLeftover(DeliveryLedger.probePath("db-t-0123456789")))
+                .isTrue();
+        assertThat(DeliveryLedger.probePath("db-t-0123456789"))
+                .isEqualTo("s3mergetree_metadata/deliveries/db-t-0123456789/probe.txt");
+        // directory markers on its path, as stores that list directories show them
+        for (String marker :
+                List.of(
+                        "s3mergetree_metadata/",
+                        "s3mergetree_metadata/deliveries/",
+                        "s3mergetree_metadata/deliveries/db-t-0123456789/")) {
+            assertThat(DeliveryLedger.isCheckLeftover(marker)).as(marker).isTrue();
+        }
+        for (String other :
+                List.of(
+                        "s3mergetree_metadata/deliveries/db-t-0123456789/0000000001.intent",
+                        "s3mergetree_metadata/deliveries/probe.txt",
+                        "s3mergetree_metadata/deliveries/a/b/probe.txt",
+                        "s3mergetree_metadata/table.sql",
+                        "s3mergetree_metadata/log/",
+                        "s3mergetree_metadata/deliveries/db-t/0000000001/",
+                        "x/s3mergetree_metadata/deliveries/db-t/probe.txt",
+                        "probe.txt")) {
+            assertThat(DeliveryLedger.isCheckLeftover(other)).as(other).isFalse();
         }
     }
 

@@ -365,6 +365,12 @@ class RestoreDeliveryITCase {
                 .hasMessageContaining("cannot read the table's objects")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong-secret-42"));
         assertThat(q("SELECT count() FROM " + s.live.sql())).isEqualTo(Long.toString(s.earlier));
+        // the refused check took its probe away again, and so does one that passes
+        S3TableFiles files = new S3TableFiles(s3.client(), BUCKET, s.prefix);
+        String ledgerDir = DeliveryLedger.directory(target(s.live).key());
+        assertThat(files.listFiles(ledgerDir)).isEmpty();
+        s.delivery().check();
+        assertThat(files.listFiles(ledgerDir)).isEmpty();
     }
 
     /** A crash at each point of the protocol, then a fresh deliverer: every row exactly once. */

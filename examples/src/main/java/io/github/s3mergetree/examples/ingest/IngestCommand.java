@@ -1,5 +1,6 @@
 package io.github.s3mergetree.examples.ingest;
 
+import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.store.TableStore;
@@ -678,7 +679,9 @@ public final class IngestCommand implements Subcommand {
 
         /**
          * Refuses a table path that is not a table of this DDL: a file, a table with another DDL, a
-         * non-empty directory or prefix that is not a table.
+         * non-empty directory or prefix that is not a table. Objects only a delivery check writes
+         * (and removes again: {@link DeliveryLedger#isCheckLeftover}) do not count, so a run killed
+         * during its checks does not block the next one.
          */
         private void checkTable(TableStorage storage, String ddl) throws IOException {
             if (storage.isLocal()) {
@@ -706,18 +709,28 @@ public final class IngestCommand implements Subcommand {
                                                 TableKeys.METADATA_DIR + "/" + TableKeys.DDL_FILE)
                                         + ")");
                     }
-                } else if (!store.list("").isEmpty()) {
-                    throw new IllegalArgumentException(
-                            "--table-path "
-                                    + storage.describe()
-                                    + (storage.isLocal()
-                                            ? " is a non-empty directory that is not a table"
-                                                    + " directory"
-                                            : " holds objects but is not a table (no "
-                                                    + TableKeys.METADATA_DIR
-                                                    + "/"
-                                                    + TableKeys.DDL_FILE
-                                                    + ")"));
+                } else {
+                    // a delivery check's probe left by a killed run is no table content
+                    Optional<String> foreign =
+                            store.list("").stream()
+                                    .map(o -> o.key())
+                                    .filter(k -> !DeliveryLedger.isCheckLeftover(k))
+                                    .findFirst();
+                    if (foreign.isPresent()) {
+                        throw new IllegalArgumentException(
+                                "--table-path "
+                                        + storage.describe()
+                                        + (storage.isLocal()
+                                                ? " is a non-empty directory that is not a table"
+                                                        + " directory"
+                                                : " holds objects but is not a table (no "
+                                                        + TableKeys.METADATA_DIR
+                                                        + "/"
+                                                        + TableKeys.DDL_FILE
+                                                        + ")")
+                                        + ", e.g. "
+                                        + store.describe(foreign.get()));
+                    }
                 }
             }
         }
