@@ -3,7 +3,7 @@
 # MiniCluster, exactly-once checkpointing on) beside ClickHouse's own `INSERT INTO t SELECT * FROM s3(…)`
 # (chDB 26.x via ../shared/tools/chdb-ingest.js), on the same objects served by one local S3 API server
 # (S3Proxy, filesystem store, 127.0.0.1; its CPU counts for neither side), interleaved in the same run. Then
-# attaches our active parts into chDB (ATTACH PART, CHECK TABLE) and compares count() and sum(cityHash64(*))
+# attaches our active parts into chDB (ATTACH PART, CHECK TABLE) and compares count() and sum(cityHash64(toString(tuple(*))))
 # with chDB's table. Not part of `mvn verify`.
 #
 #   tools/bench/ingest-bench.sh                                   # posts, 24 files × 100,000 rows, 2 rounds

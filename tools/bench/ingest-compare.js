@@ -4,7 +4,7 @@
 //   SOURCE_EXPR: what chDB reads for the reference table, e.g. "file('/data/bucket/posts/*.parquet')"
 // For each TABLE_DIR: copies every active part (a part directory not covered by a bigger one of the
 // same partition) into detached/, ALTER TABLE … ATTACH PART, CHECK TABLE, then compares count() and
-// sum(cityHash64(*)) with the reference. Prints one JSON line per table; exits 1 on any difference.
+// sum(cityHash64(toString(tuple(*)))) with the reference. Prints one JSON line per table; exits 1 on any difference.
 const fs = require('fs'), os = require('os'), path = require('path');
 const { Session } = require(process.env.CHDB_MODULE || require.resolve('chdb', { paths: [process.cwd(), __dirname] }));
 const [ddlFile, src, ...tables] = process.argv.slice(2);
@@ -16,7 +16,7 @@ const s = new Session(dir);
 const one = (sql) => JSON.parse(s.query(sql, 'JSONEachRow').trim().split('\n')[0]);
 s.query(ddl);
 s.query(`INSERT INTO ${name} SELECT * FROM ${src}`);
-const digest = (t) => one(`SELECT count() AS c, toString(sum(cityHash64(*))) AS h FROM ${t}`);
+const digest = (t) => one(`SELECT count() AS c, toString(sum(cityHash64(toString(tuple(*))))) AS h FROM ${t}`);
 const ref = digest(name);
 // part name: <partition>_<min>_<max>_<level>[_<mutation>]
 const parse = (n) => { const m = n.match(/^(.+)_(\d+)_(\d+)_(\d+)(?:_(\d+))?$/); return m && { n, p: m[1], min: +m[2], max: +m[3], lvl: +m[4] }; };

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Case 1: {@code s3-mergetree ingest} of Parquet posts from a standalone S3 server on the
  * standalone Flink cluster (with a {@code --setting}); the parts equal ClickHouse's own ingestion
- * of the same objects (count, {@code sum(cityHash64(*))}) and pass {@code CHECK TABLE}.
+ * of the same objects (count, {@code RowsHash}) and pass {@code CHECK TABLE}.
  */
 @ExtendWith({PackagedBuild.class, FlinkClusterExtension.class})
 class BatchIngestE2ECase {

@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ import java.util.regex.Pattern;
  * objects, in chDB (ClickHouse 26.7): table {@code expected} filled by {@code INSERT INTO … SELECT
  * * FROM s3(…)}, the table of the DDL ({@code posts} by default) made of our active parts (copied
  * into {@code detached/}, {@code ALTER TABLE … ATTACH PART}); {@code CHECK TABLE} of it must pass
- * and both must have the same {@code count()} and {@code sum(cityHash64(*))}.
+ * and both must have the same {@code count()} and {@code RowsHash}.
  */
 final class Judge {
     private Judge() {}
@@ -109,11 +110,13 @@ final class Judge {
             ch.assertCheckTablePasses(table);
             long expectedRows = ch.queryLong("SELECT count() FROM expected");
             long actualRows = ch.queryLong("SELECT count() FROM " + table);
-            String expectedHash = ch.query("SELECT sum(cityHash64(*)) FROM expected");
-            String actualHash = ch.query("SELECT sum(cityHash64(*)) FROM " + table);
+            String expectedHash = ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM expected");
+            String actualHash = ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM " + table);
             assertThat(expectedRows).as("rows ClickHouse ingested from %s", s3Url).isPositive();
             assertThat(actualRows).as("rows in our parts").isEqualTo(expectedRows);
-            assertThat(actualHash).as("sum(cityHash64(*)) of our parts").isEqualTo(expectedHash);
+            assertThat(actualHash)
+                    .as(RowsHash.ALL_COLUMNS + " of our parts")
+                    .isEqualTo(expectedHash);
             return new Verdict(expectedRows, actualRows, expectedHash, actualHash, parts.size());
         }
     }

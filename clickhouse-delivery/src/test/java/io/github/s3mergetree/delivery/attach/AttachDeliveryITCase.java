@@ -14,6 +14,7 @@ import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,12 +91,14 @@ class AttachDeliveryITCase {
         void assertExactly(long rows) {
             String expected =
                     ch.query(
-                            "SELECT count(), sum(cityHash64(id, p, s)) FROM ("
+                            "SELECT count(), "
+                                    + RowsHash.of("id, p, s")
+                                    + " FROM ("
                                     + select(1_000_000, earlier)
                                     + " UNION ALL "
                                     + select(0, rows)
                                     + ")");
-            assertThat(ch.query("SELECT count(), sum(cityHash64(id, p, s)) FROM " + live))
+            assertThat(ch.query("SELECT count(), " + RowsHash.of("id, p, s") + " FROM " + live))
                     .isEqualTo(expected);
             assertThat(
                             ch.query(
@@ -108,7 +111,8 @@ class AttachDeliveryITCase {
 
     /** ClickHouse 18.16's own rows [from, from + n) of the written table's generator. */
     private static String select(long from, long n) {
-        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v', toString(number)) AS s FROM system.numbers WHERE number >= "
+        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v',"
+                + " toString(number)) AS s FROM system.numbers WHERE number >= "
                 + from
                 + " LIMIT "
                 + n;

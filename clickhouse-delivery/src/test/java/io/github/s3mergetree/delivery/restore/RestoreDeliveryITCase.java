@@ -19,6 +19,7 @@ import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,7 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * RESTORE delivery end to end against real components: parts written by the engine, on an S3 API
  * server (S3Proxy 2.9.0 on loopback), delivered into a live ClickHouse 26.x (chDB behind its HTTP
  * interface) that reads them from the bucket. Every check is the server's own: count, {@code
- * sum(cityHash64(*))} against ClickHouse computing the same rows, CHECK TABLE, system.parts.
+ * RowsHash} against ClickHouse computing the same rows, CHECK TABLE, system.parts.
  */
 class RestoreDeliveryITCase {
     private static final String BUCKET = "bkt";
@@ -133,12 +134,14 @@ class RestoreDeliveryITCase {
         void assertExactly(long rows) throws Exception {
             String expected =
                     q(
-                            "SELECT count(), sum(cityHash64(*)) FROM ("
+                            "SELECT count(), "
+                                    + RowsHash.ALL_COLUMNS
+                                    + " FROM ("
                                     + WrittenTable.referenceSelect(1_000_000, earlier)
                                     + " UNION ALL "
                                     + WrittenTable.referenceSelect(0, rows)
                                     + ")");
-            assertThat(q("SELECT count(), sum(cityHash64(*)) FROM " + live.sql()))
+            assertThat(q("SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM " + live.sql()))
                     .isEqualTo(expected);
             assertThat(
                             q(
@@ -190,9 +193,12 @@ class RestoreDeliveryITCase {
                 client
                         .rows(
                                 Sql.of(
-                                        "SELECT toString(uuid) FROM system.parts WHERE database = 'default' AND table = '"
+                                        "SELECT toString(uuid) FROM system.parts WHERE database ="
+                                                + " 'default' AND table = '"
                                                 + s.live.table()
-                                                + "' AND active AND uuid != toUUID('00000000-0000-0000-0000-000000000000') ORDER BY 1"))
+                                                + "' AND active AND uuid !="
+                                                + " toUUID('00000000-0000-0000-0000-000000000000')"
+                                                + " ORDER BY 1"))
                         .stream()
                         .map(row -> row.get(0))
                         .toList();
@@ -449,8 +455,8 @@ class RestoreDeliveryITCase {
                                                         + S3ProxyServer.ACCESS_KEY
                                                         + "', '"
                                                         + S3ProxyServer.SECRET_KEY
-                                                        + "')"
-                                                        + " SETTINGS allow_non_empty_tables = true, id = '"
+                                                        + "') SETTINGS allow_non_empty_tables ="
+                                                        + " true, id = '"
                                                         + stalled.id()
                                                         + "' ASYNC")))
                 .isInstanceOfSatisfying(
@@ -481,7 +487,8 @@ class RestoreDeliveryITCase {
         Setup s =
                 new Setup(
                         "atomic_db",
-                        "SETTINGS old_parts_lifetime = 1, cleanup_delay_period = 1, cleanup_delay_period_random_add = 0");
+                        "SETTINGS old_parts_lifetime = 1, cleanup_delay_period = 1,"
+                                + " cleanup_delay_period_random_add = 0");
         s.table.insert(0, 900);
         s.upload();
         crashAt(DeliveryFaultPoints.AFTER_APPLIED, s);
@@ -492,7 +499,8 @@ class RestoreDeliveryITCase {
                 client
                         .rows(
                                 Sql.of(
-                                        "SELECT path FROM system.parts WHERE database = 'atomic_db' AND table = '"
+                                        "SELECT path FROM system.parts WHERE database = 'atomic_db'"
+                                                + " AND table = '"
                                                 + s.live.table()
                                                 + "' AND NOT active"))
                         .stream()

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * A table this project's engine writes for delivery tests: {@code (id UInt64, p UInt8, s String)}
  * partitioned by {@code p}, rows {@code id = i, p = i % 3, s = 'v' || i}, so that ClickHouse can
- * compute the same rows itself ({@link #referenceSelect}) for count and {@code sum(cityHash64(*))}
+ * compute the same rows itself ({@link #referenceSelect}) for count and {@code RowsHash}
  * comparisons. {@link #upload} copies the table directory to an S3 prefix object by object, as the
  * S3 table store lays it out (ClickHouse's plain layout).
  */
@@ -90,7 +90,8 @@ public final class WrittenTable {
 
     /** ClickHouse's own SELECT of rows {@code [from, from + n)}. */
     public static String referenceSelect(long from, long n) {
-        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v', toString(number)) AS s FROM numbers("
+        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v',"
+                + " toString(number)) AS s FROM numbers("
                 + from
                 + ", "
                 + n

@@ -1,6 +1,8 @@
 package io.github.s3mergetree.sink.mergetree;
 
+import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.connector.settings.NamedSettings;
+import io.github.s3mergetree.engine.ddl.DdlParseException;
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.sink.mergetree.input.InputContext;
 import io.github.s3mergetree.sink.mergetree.input.SinkInput;
@@ -10,8 +12,6 @@ import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -206,7 +206,9 @@ public final class MergeTreeSinkBuilder<IN> {
         String text = ddl;
         if (ddlFile != null) {
             try {
-                text = Files.readString(ddlFile, StandardCharsets.UTF_8);
+                text = DdlFiles.read(ddlFile);
+            } catch (DdlParseException e) {
+                throw new IllegalArgumentException("invalid table DDL: " + e.getMessage(), e);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the DDL file " + ddlFile, e);
             }

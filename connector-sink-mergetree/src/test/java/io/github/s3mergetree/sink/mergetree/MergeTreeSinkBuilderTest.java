@@ -160,4 +160,43 @@ class MergeTreeSinkBuilderTest {
                 .hasMessageContaining("was created with a different DDL")
                 .hasMessageContaining(table.toString());
     }
+
+    @Test
+    void hostileDdlFailsTheBuildInOneLineAndCreatesNothing() throws Exception {
+        Path table = tmp.resolve("hostile");
+        Path big = tmp.resolve("big.sql");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(200L * 1024 * 1024); // sparse: refused from its size, never read
+        }
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
+                                        .setTablePath(table.toString())
+                                        .setDdlFile(big)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "invalid table DDL: DDL file "
+                                + big
+                                + ": Max query size exceeded: the DDL is 209715200 bytes,"
+                                + " max_query_size is 262144 bytes");
+        String deep =
+                "CREATE TABLE t (a "
+                        + "Array(".repeat(30_000)
+                        + "UInt64"
+                        + ")".repeat(30_000)
+                        + ") ENGINE = MergeTree ORDER BY tuple()";
+        assertThatThrownBy(
+                        () ->
+                                MergeTreeSink.forRowData()
+                                        .setRowType(EventRows.ROW_TYPE)
+                                        .setTablePath(table.toString())
+                                        .setDdl(deep)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(
+                        "invalid table DDL: AST is too deep. Maximum: 1000 (max_ast_depth)");
+        assertThat(table).doesNotExist();
+    }
 }

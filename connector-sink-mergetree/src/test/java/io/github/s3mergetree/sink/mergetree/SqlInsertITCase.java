@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,8 +59,8 @@ class SqlInsertITCase {
         t.executeSql(
                         "INSERT INTO posts SELECT id, CONCAT('t', CAST(id % 100 AS STRING)),"
                                 + " CAST(CAST(id AS DECIMAL(10, 2)) + 0.25 AS DECIMAL(10, 2)),"
-                                + " TIMESTAMPADD(MINUTE, CAST(id AS INT), TIMESTAMP '2024-01-01 00:00:00'),"
-                                + " ARRAY['a', CAST(id % 3 AS STRING)] FROM gen")
+                                + " TIMESTAMPADD(MINUTE, CAST(id AS INT), TIMESTAMP '2024-01-01"
+                                + " 00:00:00'), ARRAY['a', CAST(id % 3 AS STRING)] FROM gen")
                 .await();
     }
 
@@ -82,12 +83,21 @@ class SqlInsertITCase {
                         + " ['a', toString(number % 3)] FROM numbers(1, 30000)");
         TableChecks.attachAll(ch, "ours", dir);
         ch.assertCheckTablePasses("ours");
-        assertThat(ch.query("SELECT count(), uniqExact(id), sum(cityHash64(*)) FROM ours"))
-                .isEqualTo(ch.query("SELECT count(), uniqExact(id), sum(cityHash64(*)) FROM ref"));
+        assertThat(
+                        ch.query(
+                                "SELECT count(), uniqExact(id), "
+                                        + RowsHash.ALL_COLUMNS
+                                        + " FROM ours"))
+                .isEqualTo(
+                        ch.query(
+                                "SELECT count(), uniqExact(id), "
+                                        + RowsHash.ALL_COLUMNS
+                                        + " FROM ref"));
         // optimize_final = true: one part per partition at the end of each (bounded) insert
         assertThat(
                         ch.queryLong(
-                                "SELECT max(c) FROM (SELECT count() c FROM system.parts WHERE table = 'ours' AND active GROUP BY partition)"))
+                                "SELECT max(c) FROM (SELECT count() c FROM system.parts WHERE table"
+                                        + " = 'ours' AND active GROUP BY partition)"))
                 .isEqualTo(1);
     }
 
@@ -95,9 +105,11 @@ class SqlInsertITCase {
     void unknownColumnIsRefusedAtPlanning() {
         TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         t.executeSql(
-                "CREATE TABLE bad (id BIGINT, extra STRING) WITH ('connector' = 'mergetree', 'path' = '"
+                "CREATE TABLE bad (id BIGINT, extra STRING) WITH ('connector' = 'mergetree', 'path'"
+                        + " = '"
                         + tmp.resolve("bad")
-                        + "', 'ddl' = 'CREATE TABLE bad (id UInt64) ENGINE = MergeTree ORDER BY id')");
+                        + "', 'ddl' = 'CREATE TABLE bad (id UInt64) ENGINE = MergeTree ORDER BY"
+                        + " id')");
         assertThatThrownBy(() -> t.executeSql("INSERT INTO bad VALUES (1, 'x')").await())
                 .hasStackTraceContaining("Input field 'extra' names no column of table bad");
     }

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Parses and validates a ClickHouse {@code CREATE TABLE} statement for a MergeTree-family table
@@ -116,29 +118,158 @@ public final class DdlParser {
                     "Loop",
                     "Alias");
 
+    /** The depth of ClickHouse's CREATE tree above a column's type or DEFAULT expression. */
+    private static final int COLUMN_AST_DEPTH = 4;
+
+    /** The depth of ClickHouse's CREATE tree above a table's key expression. */
+    private static final int KEY_AST_DEPTH = 2;
+
     private final String text;
     private final List<Token> t;
+    private final DdlLimits limits;
     private int pos;
 
-    private DdlParser(String text, List<Token> tokens) {
+    private DdlParser(String text, List<Token> tokens, DdlLimits limits) {
         this.text = text;
         this.t = tokens;
+        this.limits = limits;
     }
 
     /**
-     * Parses and validates {@code ddl}.
+     * Parses and validates {@code ddl} within ClickHouse's default limits ({@link
+     * DdlLimits#DEFAULTS}).
      *
      * @throws DdlParseException if the statement is malformed or ClickHouse would reject it
      * @throws UnsupportedDdlException if it uses something this engine cannot honour
      */
     public static TableSchema parse(String ddl) {
-        List<Token> tokens;
-        try {
-            tokens = SqlLexer.tokenize(ddl);
-        } catch (ExprException e) {
-            throw new DdlParser(ddl, List.of()).translate(e);
+        return parse(ddl, DdlLimits.DEFAULTS);
+    }
+
+    /**
+     * Parses and validates {@code ddl} within {@code limits}: a statement larger than {@code
+     * max_query_size} is refused before it is tokenized, a type or expression nested past {@code
+     * max_parser_depth} / {@code max_ast_depth} before the parser recurses deeper, and a column
+     * list longer than {@link DdlLimits#maxColumns()} at the first column too many.
+     *
+     * @throws DdlParseException if the statement is malformed, exceeds a limit or ClickHouse would
+     *     reject it
+     * @throws UnsupportedDdlException if it uses something this engine cannot honour
+     */
+    public static TableSchema parse(String ddl, DdlLimits limits) {
+        checkSize(ddl, limits);
+        return onParserStack(
+                () -> {
+                    List<Token> tokens;
+                    try {
+                        tokens = SqlLexer.tokenize(ddl);
+                    } catch (ExprException e) {
+                        throw new DdlParser(ddl, List.of(), limits).translate(e);
+                    }
+                    return new DdlParser(ddl, tokens, limits).statement();
+                },
+                limits);
+    }
+
+    /**
+     * The stack the parser runs on. The parsers recurse about 6 frames per nested call or
+     * parenthesis, so the 500 levels ClickHouse's default limits allow need about 1 MB in the
+     * interpreter: more than a caller's thread may have left. The stack is reserved, not committed:
+     * only what a statement uses takes memory.
+     */
+    private static final long PARSER_STACK_BYTES = 64L << 20;
+
+    /**
+     * Runs {@code parse} on a thread of its own with {@link #PARSER_STACK_BYTES} of stack, so the
+     * depth the limits allow never depends on the caller's stack; a statement that still overflows
+     * it (limits raised far above ClickHouse's) is refused in one line, not with a bare {@link
+     * StackOverflowError}.
+     */
+    private static TableSchema onParserStack(Supplier<TableSchema> parse, DdlLimits limits) {
+        AtomicReference<Object> result = new AtomicReference<>();
+        Thread parser =
+                new Thread(
+                        null,
+                        () -> {
+                            try {
+                                result.set(parse.get());
+                            } catch (StackOverflowError e) {
+                                result.set(
+                                        new DdlParseException(
+                                                "The DDL is nested too deep for the parser's"
+                                                        + " stack (max_parser_depth = "
+                                                        + limits.maxParserDepth()
+                                                        + ", max_ast_depth = "
+                                                        + limits.maxAstDepth()
+                                                        + ")",
+                                                0,
+                                                0));
+                            } catch (RuntimeException | Error e) {
+                                result.set(e);
+                            }
+                        },
+                        "ddl-parser",
+                        PARSER_STACK_BYTES);
+        parser.setDaemon(true);
+        parser.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                parser.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // parsing is short: finish it, then restore the flag
+            }
         }
-        return new DdlParser(ddl, tokens).statement();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        Object r = result.get();
+        if (r instanceof RuntimeException e) {
+            e.addSuppressed(new Exception("parsed on the ddl-parser thread, called from here"));
+            throw e;
+        }
+        if (r instanceof Error e) {
+            throw e;
+        }
+        return (TableSchema) r;
+    }
+
+    /** Refuses a statement of more than max_query_size bytes (UTF-8), without encoding it. */
+    private static void checkSize(String ddl, DdlLimits limits) {
+        long bytes = 0;
+        for (int i = 0; i < ddl.length(); i++) {
+            char c = ddl.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < ddl.length()
+                    && Character.isLowSurrogate(ddl.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+            if (bytes > limits.maxQuerySize()) {
+                throw tooLarge(
+                        i + 1 < ddl.length() ? "more than " + limits.maxQuerySize() : "" + bytes,
+                        limits);
+            }
+        }
+    }
+
+    /** The one-line refusal of a DDL of {@code size} bytes (a number or "more than N"). */
+    static DdlParseException tooLarge(String size, DdlLimits limits) {
+        return new DdlParseException(
+                "Max query size exceeded: the DDL is "
+                        + size
+                        + " bytes, max_query_size is "
+                        + limits.maxQuerySize()
+                        + " bytes",
+                0,
+                0);
     }
 
     /** {@code name} in back quotes (always quoted, so keywords and odd names are safe). */
@@ -335,7 +466,7 @@ public final class DdlParser {
                 }
                 pos += 2;
                 tablePrimaryKeyAt = e.start();
-                tablePrimaryKey = expression();
+                tablePrimaryKey = expression(COLUMN_AST_DEPTH);
             } else if (isElement("INDEX")) {
                 throw unsupported(
                         "INDEX", "Secondary indexes (INDEX) are not supported", e.start());
@@ -346,6 +477,15 @@ public final class DdlParser {
                 throw unsupported(
                         "CONSTRAINT", "Constraints (CONSTRAINT) are not supported", e.start());
             } else {
+                if (raw.size() >= limits.maxColumns()) {
+                    throw error(
+                            "AST is too big. Maximum: "
+                                    + limits.maxAstElements()
+                                    + " (max_ast_elements): more than "
+                                    + limits.maxColumns()
+                                    + " columns (every column declaration is at least 2 elements)",
+                            e.start());
+                }
                 raw.addAll(flattenNested(column()));
             }
             if (peek().type() == Type.COMMA && peek(1).type() == Type.CLOSE_PAREN) {
@@ -388,20 +528,20 @@ public final class DdlParser {
                     throw error("PARTITION BY is specified twice", c.start());
                 }
                 pos += 2;
-                partitionBy = expression();
+                partitionBy = expression(KEY_AST_DEPTH);
             } else if (c.isWord("ORDER") && peek(1).isWord("BY")) {
                 if (orderBy != null) {
                     throw error("ORDER BY is specified twice", c.start());
                 }
                 pos += 2;
-                orderBy = expression();
+                orderBy = expression(KEY_AST_DEPTH);
             } else if (c.isWord("PRIMARY") && peek(1).isWord("KEY")) {
                 if (primaryKeyClause != null) {
                     throw error("PRIMARY KEY is specified twice", c.start());
                 }
                 pos += 2;
                 primaryKeyClauseAt = c.start();
-                primaryKeyClause = expression();
+                primaryKeyClause = expression(KEY_AST_DEPTH);
             } else if (c.isWord("SAMPLE") && peek(1).isWord("BY")) {
                 throw unsupported("SAMPLE BY", "SAMPLE BY is not supported", c.start());
             } else if (c.isWord("TTL")) {
@@ -497,9 +637,16 @@ public final class DdlParser {
         }
     }
 
-    private ExprParser.Parsed expression() {
+    /** The expression at the current token, {@code astDepth} deep in ClickHouse's CREATE tree. */
+    private ExprParser.Parsed expression(int astDepth) {
         try {
-            ExprParser.Parsed p = ExprParser.parsePrefix(text, t, pos);
+            ExprParser.Parsed p =
+                    ExprParser.parsePrefix(
+                            text,
+                            t,
+                            pos,
+                            new ExprParser.Limits(
+                                    limits.maxParserDepth(), limits.maxAstDepth(), astDepth));
             pos = p.nextTokenIndex();
             return p;
         } catch (ExprException e) {
@@ -601,7 +748,9 @@ public final class DdlParser {
             nested(c);
         } else if (!modifier && k.type() != Type.COMMA && k.type() != Type.CLOSE_PAREN) {
             try {
-                DataTypeParser.Result r = DataTypeParser.parsePrefix(text, k.start());
+                DataTypeParser.Result r =
+                        DataTypeParser.parsePrefix(
+                                text, k.start(), limits.maxAstDepth(), COLUMN_AST_DEPTH);
                 c.type = r.type();
                 skipTo(r.end());
             } catch (DataTypeParser.TypeParseException e) {
@@ -639,7 +788,7 @@ public final class DdlParser {
         if (d.isWord("DEFAULT") || d.isWord("MATERIALIZED") || d.isWord("ALIAS")) {
             next();
             c.defaultKind = DefaultKind.valueOf(d.text().toUpperCase(Locale.ROOT));
-            c.defaultExpr = expression();
+            c.defaultExpr = expression(COLUMN_AST_DEPTH);
         } else if (d.isWord("EPHEMERAL")) {
             throw unsupported("EPHEMERAL", "EPHEMERAL columns are not supported", d.start());
         } else if (d.isWord("AUTO_INCREMENT")) {

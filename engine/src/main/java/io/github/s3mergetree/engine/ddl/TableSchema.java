@@ -63,6 +63,14 @@ public final class TableSchema {
         return DdlParser.parse(ddl);
     }
 
+    /**
+     * Parses and validates a {@code CREATE TABLE} statement within {@code limits} (see {@link
+     * DdlParser#parse(String, DdlLimits)}).
+     */
+    public static TableSchema parse(String ddl, DdlLimits limits) {
+        return DdlParser.parse(ddl, limits);
+    }
+
     /** The database, if the statement names one ({@code db.table}). */
     public Optional<String> database() {
         return Optional.ofNullable(database);

@@ -22,6 +22,13 @@ final class Ast {
     final String operator;
     final DataType castType;
 
+    /**
+     * The depth of this tree as ClickHouse counts it ({@code max_ast_depth}): 1 for a name or
+     * literal, 2 more than the deepest argument for a function, operator, tuple or CAST (the
+     * function and its argument list). Computed when the node is built, without recursion.
+     */
+    final int depth;
+
     private Ast(
             Kind kind,
             String name,
@@ -39,6 +46,11 @@ final class Ast {
         this.form = form;
         this.operator = operator;
         this.castType = castType;
+        int deepest = kind == Kind.CAST ? 1 : 0;
+        for (Ast a : args) {
+            deepest = Math.max(deepest, a.depth);
+        }
+        this.depth = kind == Kind.IDENTIFIER || kind == Kind.LITERAL ? 1 : 2 + deepest;
     }
 
     static Ast identifier(String name, int pos) {

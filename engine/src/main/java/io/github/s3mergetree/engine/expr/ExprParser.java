@@ -147,7 +147,36 @@ public final class ExprParser {
      * @throws ExprException (syntax or unsupported) if no expression starts there
      */
     public static Parsed parsePrefix(String text, List<Token> tokens, int index) {
-        Parser p = new Parser(text, tokens, index);
+        return parsePrefix(text, tokens, index, DEFAULT_LIMITS);
+    }
+
+    /**
+     * ClickHouse's parser limits for one expression: {@code max_parser_depth} and {@code
+     * max_ast_depth}, and the depth of the enclosing statement's tree at which the expression sits
+     * (2 for a table's key expression in {@code CREATE TABLE}, 4 for a column's DEFAULT, as in
+     * ClickHouse).
+     *
+     * @param maxParserDepth the deepest recursion: 2 per function call, parenthesis, unary minus or
+     *     CAST the parser is inside
+     * @param maxAstDepth the deepest syntax tree, {@link Ast#depth} counted as ClickHouse does
+     * @param astDepthBase the depth of the enclosing tree above the expression
+     */
+    public record Limits(int maxParserDepth, int maxAstDepth, int astDepthBase) {}
+
+    /** ClickHouse's defaults ({@code max_parser_depth} = {@code max_ast_depth} = 1000), alone. */
+    public static final Limits DEFAULT_LIMITS = new Limits(1000, 1000, 0);
+
+    /** How much of {@code max_parser_depth} each nested call, parenthesis or unary minus costs. */
+    private static final int PARSER_DEPTH_PER_LEVEL = 2;
+
+    /**
+     * As {@link #parsePrefix(String, List, int)} within {@code limits}: an expression nested deeper
+     * than they allow is refused (a syntax {@link ExprException} naming the limit, as ClickHouse's
+     * "Maximum parse depth (1000) exceeded" and "AST is too deep. Maximum: 1000") before the parser
+     * recurses further, so hostile input cannot overflow the stack.
+     */
+    public static Parsed parsePrefix(String text, List<Token> tokens, int index, Limits limits) {
+        Parser p = new Parser(text, tokens, index, limits);
         Ast ast = p.expression();
         p.checkEnd();
         Token first = tokens.get(index);
@@ -231,12 +260,52 @@ public final class ExprParser {
     private static final class Parser {
         private final String text;
         private final List<Token> t;
+        private final Limits limits;
         private int pos;
 
-        Parser(String text, List<Token> tokens, int pos) {
+        /** The parser depth spent by the calls, parentheses and unary minuses now open. */
+        private int parserDepth;
+
+        Parser(String text, List<Token> tokens, int pos, Limits limits) {
             this.text = text;
             this.t = tokens;
             this.pos = pos;
+            this.limits = limits;
+        }
+
+        /** Opens one nesting level at token {@code k}, refusing it past max_parser_depth. */
+        void enter(Token k) {
+            parserDepth += PARSER_DEPTH_PER_LEVEL;
+            if (parserDepth > limits.maxParserDepth()) {
+                throw ExprException.syntax(
+                        "Maximum parse depth ("
+                                + limits.maxParserDepth()
+                                + ") exceeded (max_parser_depth): the expression is nested more"
+                                + " than "
+                                + (limits.maxParserDepth() / PARSER_DEPTH_PER_LEVEL)
+                                + " levels deep",
+                        k.start());
+            }
+        }
+
+        void leave() {
+            parserDepth -= PARSER_DEPTH_PER_LEVEL;
+        }
+
+        /**
+         * {@code a}, refused if its tree, under the enclosing statement's, is past max_ast_depth.
+         */
+        Ast checked(Ast a) {
+            if ((long) limits.astDepthBase() + a.depth > limits.maxAstDepth()) {
+                throw ExprException.syntax(
+                        "AST is too deep. Maximum: "
+                                + limits.maxAstDepth()
+                                + " (max_ast_depth): the expression's tree is "
+                                + a.depth
+                                + " levels deep",
+                        a.position);
+            }
+            return a;
         }
 
         Token peek() {
@@ -297,7 +366,7 @@ public final class ExprParser {
                     Ast right = multiplicative();
                     boolean plus = k.type() == Type.PLUS;
                     left =
-                            Ast.operator(
+                            checkedOperator(
                                     plus ? "plus" : "minus",
                                     plus ? "+" : "-",
                                     FunctionCall.Form.INFIX,
@@ -325,7 +394,7 @@ public final class ExprParser {
                 next();
                 Ast right = unary();
                 left =
-                        Ast.operator(
+                        checkedOperator(
                                 name,
                                 k.text(),
                                 FunctionCall.Form.INFIX,
@@ -351,12 +420,18 @@ public final class ExprParser {
                     next();
                     return Ast.literal(Literal.ofDouble(-Double.NaN), k.start());
                 }
+                enter(k);
                 Ast a = unary();
-                return Ast.operator("negate", "-", FunctionCall.Form.PREFIX, List.of(a), k.start());
+                leave();
+                return checkedOperator(
+                        "negate", "-", FunctionCall.Form.PREFIX, List.of(a), k.start());
             }
             if (k.type() == Type.PLUS) {
                 next();
-                return unary();
+                enter(k);
+                Ast a = unary();
+                leave();
+                return a;
             }
             return postfix();
         }
@@ -366,16 +441,23 @@ public final class ExprParser {
             while (peek().type() == Type.OPERATOR && peek().text().equals("::")) {
                 Token op = next();
                 DataType type = typeAt(peek());
-                a = Ast.cast(a, type, op.start());
+                a = checked(Ast.cast(a, type, op.start()));
             }
             return a;
+        }
+
+        Ast checkedOperator(
+                String name, String op, FunctionCall.Form form, List<Ast> args, int at) {
+            return checked(Ast.operator(name, op, form, args, at));
         }
 
         /** Parses a data type starting at token {@code k} and skips the tokens it spans. */
         DataType typeAt(Token k) {
             DataTypeParser.Result r;
             try {
-                r = DataTypeParser.parsePrefix(text, k.start());
+                r =
+                        DataTypeParser.parsePrefix(
+                                text, k.start(), limits.maxAstDepth(), limits.astDepthBase());
             } catch (DataTypeParser.TypeParseException e) {
                 throw ExprException.syntax(e.detail(), e.position());
             }
@@ -399,6 +481,7 @@ public final class ExprParser {
                             next();
                             return Ast.tuple(items, k.start());
                         }
+                        enter(k);
                         items.add(expression());
                         checkEnd();
                         boolean comma = false;
@@ -412,10 +495,11 @@ public final class ExprParser {
                             checkEnd();
                         }
                         expect(Type.CLOSE_PAREN, "')'");
+                        leave();
                         if (items.size() == 1 && !comma) {
                             return items.get(0);
                         }
-                        return Ast.tuple(items, k.start());
+                        return checked(Ast.tuple(items, k.start()));
                     }
                 case QUOTED_IDENTIFIER:
                     return Ast.identifier(k.text(), k.start());
@@ -436,6 +520,7 @@ public final class ExprParser {
                     return castCall(k);
                 }
                 next();
+                enter(k);
                 List<Ast> args = new ArrayList<>();
                 if (peek().type() != Type.CLOSE_PAREN) {
                     while (true) {
@@ -454,12 +539,13 @@ public final class ExprParser {
                     }
                 }
                 expect(Type.CLOSE_PAREN, "',' or ')' in the arguments of " + w);
+                leave();
                 if (peek().type() == Type.OPEN_PAREN) {
                     throw ExprException.unsupported(
                             "Parametric functions (" + w + "(...)(...)) are not supported",
                             peek().start());
                 }
-                return Ast.call(w, args, k.start());
+                return checked(Ast.call(w, args, k.start()));
             }
             switch (u) {
                 case "NULL":
@@ -487,6 +573,7 @@ public final class ExprParser {
 
         Ast castCall(Token k) {
             next(); // (
+            enter(k);
             Ast arg = expression();
             checkEndExceptAs();
             DataType type;
@@ -505,7 +592,8 @@ public final class ExprParser {
                 throw unexpected(peek(), "AS or ',' in CAST");
             }
             expect(Type.CLOSE_PAREN, "')' after CAST");
-            return Ast.cast(arg, type, k.start());
+            leave();
+            return checked(Ast.cast(arg, type, k.start()));
         }
 
         void checkEndExceptAs() {

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.table;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.merge.MergeCandidate;
 import io.github.s3mergetree.engine.merge.MergingTable;
 import io.github.s3mergetree.engine.merge.PartMerger;
@@ -134,9 +135,14 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
 
     /**
      * Creates the table's layout in {@code store} — {@code format_version.txt} and the DDL — unless
-     * a table is there; returns the DDL stored (the existing table's, or {@code ddl}).
+     * a table is there; returns the DDL stored (the existing table's, or {@code ddl}). The DDL is
+     * parsed and validated first ({@link TableSchema#parse}): an invalid or oversized one writes
+     * nothing.
+     *
+     * @throws io.github.s3mergetree.engine.ddl.DdlParseException if the DDL is invalid
      */
     public static String createIfAbsent(TableStore store, String ddl) throws IOException {
+        TableSchema.parse(ddl);
         if (!store.exists(TableKeys.FORMAT_VERSION)) {
             store.put(TableKeys.FORMAT_VERSION, "1".getBytes(StandardCharsets.US_ASCII));
         }

@@ -37,11 +37,25 @@ public final class DataTypeParser {
         private static final long serialVersionUID = 1L;
         private final int position;
         private final String detail;
+        private final boolean limitExceeded;
 
         TypeParseException(String detail, int position) {
+            this(detail, position, false);
+        }
+
+        private TypeParseException(String detail, int position, boolean limitExceeded) {
             super(detail + " (at offset " + position + ")");
             this.detail = detail;
             this.position = position;
+            this.limitExceeded = limitExceeded;
+        }
+
+        /**
+         * Whether the declaration exceeds a parser limit ({@code max_ast_depth}) rather than being
+         * malformed: no other reading of the text can succeed.
+         */
+        public boolean limitExceeded() {
+            return limitExceeded;
         }
 
         /** The 0-based character offset of the offending construct. */
@@ -62,6 +76,14 @@ public final class DataTypeParser {
      * @param end the offset just after the last character of the declaration
      */
     public record Result(DataType type, int end) {}
+
+    /**
+     * ClickHouse's default {@code max_ast_depth}: the deepest syntax tree a type declaration may
+     * have. Each nested type with arguments ({@code Array(...)}, {@code Nullable(...)}, ...) is 2
+     * levels of ClickHouse's tree (the type and its argument list), so a declaration parsed alone
+     * nests at most 499 levels deep.
+     */
+    public static final int DEFAULT_MAX_AST_DEPTH = 1000;
 
     private DataTypeParser() {}
 
@@ -90,7 +112,19 @@ public final class DataTypeParser {
      * @throws TypeParseException if no valid, supported type declaration starts there
      */
     public static Result parsePrefix(String text, int offset) {
-        Parser p = new Parser(text, offset);
+        return parsePrefix(text, offset, DEFAULT_MAX_AST_DEPTH, 0);
+    }
+
+    /**
+     * As {@link #parsePrefix(String, int)}, refusing a declaration whose syntax tree, placed at
+     * depth {@code astDepthBase} of an enclosing statement's tree (4 for a column type in {@code
+     * CREATE TABLE}, as in ClickHouse), would be deeper than {@code maxAstDepth} (ClickHouse's
+     * {@code max_ast_depth}). The refusal is a {@link TypeParseException} with {@link
+     * TypeParseException#limitExceeded()} set, raised before the parser recurses any deeper, so a
+     * hostile declaration cannot overflow the stack.
+     */
+    public static Result parsePrefix(String text, int offset, int maxAstDepth, int astDepthBase) {
+        Parser p = new Parser(text, offset, maxAstDepth, astDepthBase);
         DataType t = p.type();
         return new Result(t, p.lastEnd);
     }
@@ -341,10 +375,25 @@ public final class DataTypeParser {
         /** End offset of the last consumed token. */
         private int lastEnd;
 
+        /** ClickHouse's {@code max_ast_depth} this declaration must stay within. */
+        private final int maxAstDepth;
+
+        /** The depth of the enclosing statement's tree at which the declaration sits. */
+        private final int astDepthBase;
+
+        /** How many type declarations are open (1 inside the outermost one). */
+        private int nesting;
+
         Parser(String s, int pos) {
+            this(s, pos, DEFAULT_MAX_AST_DEPTH, 0);
+        }
+
+        Parser(String s, int pos, int maxAstDepth, int astDepthBase) {
             this.s = s;
             this.pos = pos;
             this.lastEnd = pos;
+            this.maxAstDepth = maxAstDepth;
+            this.astDepthBase = astDepthBase;
         }
 
         TypeParseException error(String message, int at) {
@@ -483,7 +532,33 @@ public final class DataTypeParser {
             return true;
         }
 
+        /**
+         * One type declaration, refused before it is parsed if it would make the tree too deep: a
+         * type at nesting level {@code n} sits under {@code n - 1} types with arguments, each 2
+         * levels of ClickHouse's tree, and is itself at least 1.
+         */
         DataType type() {
+            nesting++;
+            try {
+                long depth = (long) astDepthBase + 2L * nesting - 1;
+                if (depth > maxAstDepth) {
+                    skipSpace();
+                    throw new TypeParseException(
+                            "AST is too deep. Maximum: "
+                                    + maxAstDepth
+                                    + " (max_ast_depth): the data type is nested more than "
+                                    + (nesting - 1)
+                                    + " levels deep",
+                            pos,
+                            true);
+                }
+                return typeDeclaration();
+            } finally {
+                nesting--;
+            }
+        }
+
+        private DataType typeDeclaration() {
             skipSpace();
             int start = pos;
             boolean quoted = pos < s.length() && (s.charAt(pos) == '`' || s.charAt(pos) == '"');
@@ -1174,6 +1249,9 @@ public final class DataTypeParser {
                             element = type();
                             elementName = ident;
                         } catch (TypeParseException e) {
+                            if (e.limitExceeded()) {
+                                throw e;
+                            }
                             // "INT UNSIGNED"-like multi-word names are types, not "name Type"
                             pos = save;
                             lastEnd = saveEnd;

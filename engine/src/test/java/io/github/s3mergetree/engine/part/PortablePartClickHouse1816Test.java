@@ -21,6 +21,7 @@ import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.sort.StableSort;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
 import io.github.s3mergetree.engine.testing.LocalParts;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypes;
@@ -84,11 +85,6 @@ class PortablePartClickHouse1816Test {
                     new DateTimeType(null),
                     new LowCardinalityType(new NullableType(DataTypes.STRING_TYPE)),
                     DataTypes.INT16);
-
-    /** Every column, hashable by 18.16's cityHash64 (no Decimal; NULL would null the hash). */
-    private static final String HASHED =
-            "id, s, isNull(n), ifNull(n, 0), arr, d, f, toString(dec), fs, e, lc, dt,"
-                    + " isNull(lcn), ifNull(lcn, ''), i16";
 
     private static final String[] SPECIAL_STRINGS = {
         "",
@@ -240,12 +236,10 @@ class PortablePartClickHouse1816Test {
                         + u64(ids[3000])
                         + " AND "
                         + u64(ids[20000]);
-        assertThat(ch.query("SELECT count(), sum(cityHash64(" + HASHED + ")) FROM p_ours" + where))
+        assertThat(ch.query("SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM p_ours" + where))
                 .isEqualTo(
                         ch.query(
-                                "SELECT count(), sum(cityHash64("
-                                        + HASHED
-                                        + ")) FROM p_ref"
+                                "SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM p_ref"
                                         + where));
 
         // 18.16 merges our two parts of each partition into one
@@ -288,7 +282,7 @@ class PortablePartClickHouse1816Test {
                         r.i16));
         ch.attachPart("x_ours", writeParts(List.of(changed), false, tmp.resolve("x")).get(0));
         assertThat(ch.queryLong("SELECT count() FROM x_ours")).isEqualTo(9_000);
-        String hash = "SELECT sum(cityHash64(" + HASHED + ")) FROM ";
+        String hash = "SELECT " + RowsHash.ALL_COLUMNS + " FROM ";
         assertThat(ch.query(hash + "x_ours")).isNotEqualTo(ch.query(hash + "x_ref"));
         assertThatThrownBy(() -> assertSameRows("x_ours", "x_ref", rows))
                 .isInstanceOf(AssertionError.class);
@@ -324,7 +318,7 @@ class PortablePartClickHouse1816Test {
     private static void assertSameRows(String ours, String ref, List<Row> rows) {
         assertThat(ch.queryLong("SELECT count() FROM " + ours)).isEqualTo(rows.size());
         assertThat(ch.queryLong("SELECT count() FROM " + ref)).isEqualTo(rows.size());
-        String hash = "SELECT sum(cityHash64(" + HASHED + ")) FROM ";
+        String hash = "SELECT " + RowsHash.ALL_COLUMNS + " FROM ";
         assertThat(ch.query(hash + ours)).isEqualTo(ch.query(hash + ref));
         String dump = "SELECT * FROM %s ORDER BY id FORMAT TabSeparated";
         String oursDump = ch.query(String.format(dump, ours));

@@ -1,7 +1,9 @@
 package io.github.s3mergetree.examples.ingest;
 
+import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.ddl.DdlParseException;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
@@ -22,7 +24,6 @@ import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -658,10 +659,12 @@ public final class IngestCommand implements Subcommand {
 
         private String readDdl() throws IOException {
             try {
-                return Files.readString(o.tableDdlFile(), StandardCharsets.UTF_8);
+                return DdlFiles.read(o.tableDdlFile());
             } catch (NoSuchFileException e) {
                 throw new IllegalArgumentException(
                         "--table-ddl-file " + o.tableDdlFile() + " does not exist");
+            } catch (DdlParseException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
             }
         }
 

@@ -1,9 +1,8 @@
 package io.github.s3mergetree.examples.ingest;
 
+import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.examples.cli.DeliveryCliOptions;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -36,7 +35,7 @@ public final class IngestJobMain {
         io.github.s3mergetree.delivery.DeliveryFaultPoints.haltAtFromSystemProperty();
         DeliveryCliOptions.Split split = DeliveryCliOptions.split(List.of(args));
         IngestOptions o = IngestOptions.parse(split.rest());
-        String ddl = Files.readString(o.tableDdlFile(), StandardCharsets.UTF_8);
+        String ddl = DdlFiles.read(o.tableDdlFile());
         TableSchema schema = TableSchema.parse(ddl);
         IngestSettings settings = IngestSettings.parse(o.settings());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.examples.jobs;
 
+import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.examples.ingest.BlockFormats;
@@ -42,12 +43,12 @@ final class JobParameters {
                 return p.get("ddl");
             }
             if (p.has("ddl-file")) {
-                return Files.readString(Paths.get(p.get("ddl-file")));
+                return DdlFiles.read(Paths.get(p.get("ddl-file")));
             }
             java.nio.file.Path stored =
                     Paths.get(p.getRequired("table-path"), "s3mergetree_metadata", "table.sql");
             if (Files.isRegularFile(stored)) {
-                return Files.readString(stored);
+                return DdlFiles.read(stored);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the DDL: " + e.getMessage(), e);

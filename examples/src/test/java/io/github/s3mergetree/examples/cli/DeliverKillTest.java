@@ -8,6 +8,7 @@ import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the deliverer's JVM stopped dead ({@code Runtime.halt}, as kill -9: no finally, no shutdown hook)
  * at each of the five points of the delivery protocol, each time with new commits in the table;
  * after every rerun the live table holds its earlier rows plus every written row once (count and
- * {@code sum(cityHash64(*))} against the same rows computed by ClickHouse).
+ * {@code RowsHash} against the same rows computed by ClickHouse).
  */
 class DeliverKillTest {
     private static final String KEY = "deliver-key";
@@ -101,7 +102,9 @@ class DeliverKillTest {
                 String expected =
                         client.query(
                                         Sql.of(
-                                                "SELECT count(), sum(cityHash64(*)) FROM ("
+                                                "SELECT count(), "
+                                                        + RowsHash.ALL_COLUMNS
+                                                        + " FROM ("
                                                         + WrittenTable.referenceSelect(
                                                                 5_000_000, 321)
                                                         + " UNION ALL "
@@ -111,7 +114,9 @@ class DeliverKillTest {
                 assertThat(
                                 client.query(
                                                 Sql.of(
-                                                        "SELECT count(), sum(cityHash64(*)) FROM default.live"))
+                                                        "SELECT count(), "
+                                                                + RowsHash.ALL_COLUMNS
+                                                                + " FROM default.live"))
                                         .trim())
                         .as("after a kill at " + point)
                         .isEqualTo(expected);
@@ -119,7 +124,8 @@ class DeliverKillTest {
             assertThat(
                             client.query(
                                             Sql.of(
-                                                    "CHECK TABLE default.live SETTINGS check_query_single_value_result = 1"))
+                                                    "CHECK TABLE default.live SETTINGS"
+                                                        + " check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
         }

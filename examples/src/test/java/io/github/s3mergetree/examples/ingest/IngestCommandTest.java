@@ -167,6 +167,59 @@ class IngestCommandTest {
     }
 
     @Test
+    void ddlFileLargerThanMaxQuerySizeIsRefusedBeforeAnythingIsRead() throws Exception {
+        Path big = tmp.resolve("big.sql");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(200L * 1024 * 1024); // sparse: refused from its size, never read
+        }
+        List<String> args =
+                replace(
+                        fx.ingestArgs(tmp.resolve("t-big-ddl")),
+                        "--table-ddl-file",
+                        big.toString());
+        assertFailsCleanly(
+                args,
+                tmp.resolve("t-big-ddl"),
+                "DDL file "
+                        + big
+                        + ": Max query size exceeded: the DDL is 209715200 bytes, max_query_size"
+                        + " is 262144 bytes");
+    }
+
+    @Test
+    void deeplyNestedDdlIsRefusedNamingTheLimit() throws Exception {
+        Path deepType = tmp.resolve("deep-type.sql");
+        Files.writeString(
+                deepType,
+                "CREATE TABLE t (a "
+                        + "Array(".repeat(30_000)
+                        + "UInt64"
+                        + ")".repeat(30_000)
+                        + ") ENGINE = MergeTree ORDER BY tuple()");
+        assertFailsCleanly(
+                replace(
+                        fx.ingestArgs(tmp.resolve("t-deep-type")),
+                        "--table-ddl-file",
+                        deepType.toString()),
+                tmp.resolve("t-deep-type"),
+                "AST is too deep. Maximum: 1000 (max_ast_depth)");
+        Path deepExpr = tmp.resolve("deep-expr.sql");
+        Files.writeString(
+                deepExpr,
+                "CREATE TABLE t (a Int64) ENGINE = MergeTree ORDER BY "
+                        + "(".repeat(100_000)
+                        + "a"
+                        + ")".repeat(100_000));
+        assertFailsCleanly(
+                replace(
+                        fx.ingestArgs(tmp.resolve("t-deep-expr")),
+                        "--table-ddl-file",
+                        deepExpr.toString()),
+                tmp.resolve("t-deep-expr"),
+                "Maximum parse depth (1000) exceeded (max_parser_depth)");
+    }
+
+    @Test
     void tableCreatedWithAnotherDdl() throws Exception {
         Path table = tmp.resolve("t-other-ddl");
         Path other = tmp.resolve("other.sql");

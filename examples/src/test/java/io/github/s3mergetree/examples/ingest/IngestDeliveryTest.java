@@ -6,6 +6,7 @@ import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.examples.cli.PostsGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ingest --continuous} into an {@code s3://} table with delivery into a live ClickHouse 26.x
  * (chDB behind its HTTP interface, RESTORE of every commit from the S3 server's bucket): objects
  * added while the job runs are visible in the live table within 30 s; after SIGTERM the live table
- * equals ClickHouse's own insert of the same objects (count, sum(cityHash64(*))). A target that
- * does not fit fails the command before the job starts.
+ * equals ClickHouse's own insert of the same objects (count, RowsHash). A target that does not fit
+ * fails the command before the job starts.
  */
 class IngestDeliveryTest {
     @TempDir Path tmp;
@@ -88,23 +89,33 @@ class IngestDeliveryTest {
                 }
             }
             assertThat(
-                            ch.query(Sql.of("SELECT count(), sum(cityHash64(*)) FROM default.live"))
+                            ch.query(
+                                            Sql.of(
+                                                    "SELECT count(), "
+                                                            + RowsHash.ALL_COLUMNS
+                                                            + " FROM default.live"))
                                     .trim())
                     .isEqualTo(
-                            ch.query(Sql.of("SELECT count(), sum(cityHash64(*)) FROM default.ref"))
+                            ch.query(
+                                            Sql.of(
+                                                    "SELECT count(), "
+                                                            + RowsHash.ALL_COLUMNS
+                                                            + " FROM default.ref"))
                                     .trim())
                     .startsWith("10000\t");
             assertThat(
                             ch.query(
                                             Sql.of(
-                                                    "CHECK TABLE default.live SETTINGS check_query_single_value_result = 1"))
+                                                    "CHECK TABLE default.live SETTINGS"
+                                                        + " check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
             assertThat(
                             Long.parseLong(
                                     ch.value(
                                             Sql.of(
-                                                    "SELECT count() FROM system.backups WHERE status = 'RESTORED'"))))
+                                                    "SELECT count() FROM system.backups WHERE"
+                                                            + " status = 'RESTORED'"))))
                     .as("delivered by RESTORE")
                     .isPositive();
         }
@@ -134,7 +145,8 @@ class IngestDeliveryTest {
             assertThat(r.code()).isEqualTo(1);
             assertThat(r.err())
                     .contains(
-                            "PARTITION BY is toYear(CreationDate) in the written table but (none) on the server");
+                            "PARTITION BY is toYear(CreationDate) in the written table but (none)"
+                                    + " on the server");
             assertThat(Files.exists(table)).as("nothing written").isFalse();
         }
     }

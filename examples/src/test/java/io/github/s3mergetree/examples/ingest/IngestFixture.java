@@ -8,6 +8,7 @@ import io.github.s3mergetree.engine.table.AttachStatements;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
 import io.github.s3mergetree.examples.cli.PostsGenerator;
 import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
@@ -232,7 +233,7 @@ final class IngestFixture implements AutoCloseable {
     /**
      * ClickHouse judges: our active parts attached into {@code posts} (CHECK TABLE passes) equal
      * chDB's own insert of the same Parquet files into {@code ref}: count, uniqExact(Id) and
-     * sum(cityHash64(*)).
+     * RowsHash.
      */
     void assertEqualToClickHouse(Path table) throws Exception {
         MergeTreeTable t =
@@ -280,8 +281,8 @@ final class IngestFixture implements AutoCloseable {
                 .isEqualTo(rowsWritten())
                 .isEqualTo(ch.queryLong("SELECT count() FROM ref"));
         assertThat(ch.queryLong("SELECT uniqExact(Id) FROM posts")).isEqualTo(rowsWritten());
-        assertThat(ch.query("SELECT sum(cityHash64(*)) FROM posts"))
-                .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM ref"));
+        assertThat(ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM posts"))
+                .isEqualTo(ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM ref"));
     }
 
     /** The store of the {@code s3://} table {@code table} on this fixture's S3 server. */

@@ -6,6 +6,7 @@ import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.examples.cli.PostsGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The job jar's entry point ({@code IngestJobMain}, what {@code flink run} starts) with the
  * delivery options: the sink's delivery operator inside the job delivers every commit into a live
  * ClickHouse 26.x table (chDB behind its HTTP interface) that already has rows; afterwards the live
- * table equals its earlier rows plus ClickHouse's own insert of the same objects (count,
- * sum(cityHash64(*))).
+ * table equals its earlier rows plus ClickHouse's own insert of the same objects (count, RowsHash).
  */
 class IngestJobMainDeliveryTest {
     @TempDir Path tmp;
@@ -67,16 +67,25 @@ class IngestJobMainDeliveryTest {
                         Sql.of("INSERT INTO default.ref SELECT * FROM file('" + f + "', Parquet)"));
             }
             assertThat(
-                            ch.query(Sql.of("SELECT count(), sum(cityHash64(*)) FROM default.live"))
+                            ch.query(
+                                            Sql.of(
+                                                    "SELECT count(), "
+                                                            + RowsHash.ALL_COLUMNS
+                                                            + " FROM default.live"))
                                     .trim())
                     .isEqualTo(
-                            ch.query(Sql.of("SELECT count(), sum(cityHash64(*)) FROM default.ref"))
+                            ch.query(
+                                            Sql.of(
+                                                    "SELECT count(), "
+                                                            + RowsHash.ALL_COLUMNS
+                                                            + " FROM default.ref"))
                                     .trim())
                     .startsWith("6100\t");
             assertThat(
                             ch.query(
                                             Sql.of(
-                                                    "CHECK TABLE default.live SETTINGS check_query_single_value_result = 1"))
+                                                    "CHECK TABLE default.live SETTINGS"
+                                                        + " check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
         }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code Runtime.halt}: no finally blocks, no shutdown hooks, as kill -9). Each round ingests new
  * objects; after each rerun the table's active parts hold every row written so far once, and at the
  * end ClickHouse (chDB) attaches the table in place from the S3 server: CHECK TABLE passes and
- * count, uniqExact(Id) and sum(cityHash64(*)) equal its own insert of the same files.
+ * count, uniqExact(Id) and RowsHash equal its own insert of the same files.
  *
  * <p>Tagged heavy (about 6 minutes): run by {@code mvn -Pheavy-tests verify -pl examples}, which CI
  * runs.

@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -95,10 +96,13 @@ class TextIngestTest {
             for (ActivePart p : t.activeParts()) {
                 ch.attachPart("t", table.resolve(p.name().toString()));
             }
-            String ours = ch.query("SELECT count(), sum(id), sum(n), sum(cityHash64(name)) FROM t");
+            String ours =
+                    ch.query("SELECT count(), sum(id), sum(n), " + RowsHash.of("name") + " FROM t");
             String clickHouse =
                     ch.query(
-                            "SELECT count(), sum(id), sum(n), sum(cityHash64(name)) FROM file('"
+                            "SELECT count(), sum(id), sum(n), "
+                                    + RowsHash.of("name")
+                                    + " FROM file('"
                                     + file
                                     + "', 'CSV', 'id UInt32, name String, n UInt32')"
                                     + " SETTINGS input_format_allow_errors_num = 1");

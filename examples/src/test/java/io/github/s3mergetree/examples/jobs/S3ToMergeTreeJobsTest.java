@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,16 +52,22 @@ class S3ToMergeTreeJobsTest {
             JobsTesting.attachAll(ch, table);
             assertThat(
                             ch.query(
-                                    "SELECT count(), uniqExact(id), min(id), max(id), sum(id) FROM events"))
+                                    "SELECT count(), uniqExact(id), min(id), max(id), sum(id) FROM"
+                                            + " events"))
                     .isEqualTo(
                             ch.query("SELECT 6000, 6000, 0, 5999, sum(number) FROM numbers(6000)"));
-            assertThat(ch.query("SELECT sum(cityHash64(id, day, name, amount)) FROM events"))
+            assertThat(ch.query("SELECT " + RowsHash.of("id, day, name, amount") + " FROM events"))
                     .isEqualTo(
                             ch.query(
-                                    "SELECT sum(cityHash64(number, toDate('2025-01-01') +"
-                                            + " toIntervalMonth(number % 3) + toIntervalDay(number %"
-                                            + " 28), toLowCardinality(concat('name-', toString(number"
-                                            + " % 7))), toFloat64(number % 100) + 0.5)) FROM"
+                                    "SELECT "
+                                            + RowsHash.of(
+                                                    "number, toDate('2025-01-01') +"
+                                                            + " toIntervalMonth(number % 3) +"
+                                                            + " toIntervalDay(number % 28),"
+                                                            + " toLowCardinality(concat('name-',"
+                                                            + " toString(number % 7))),"
+                                                            + " toFloat64(number % 100) + 0.5")
+                                            + " FROM"
                                             + " numbers(6000)"));
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.examples.cli.LocalS3Server;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,13 +87,18 @@ class SqlS3ToMergeTreeITCase {
         assertThat(JobsTesting.committedRows(table)).isEqualTo(3000);
         try (ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
             JobsTesting.attachAll(ch, table);
-            assertThat(ch.query("SELECT sum(cityHash64(id, day, name, amount)) FROM events"))
+            assertThat(ch.query("SELECT " + RowsHash.of("id, day, name, amount") + " FROM events"))
                     .isEqualTo(
                             ch.query(
-                                    "SELECT sum(cityHash64(number, toDate('2025-01-01') +"
-                                            + " toIntervalMonth(number % 3) + toIntervalDay(number %"
-                                            + " 28), toLowCardinality(concat('NAME-', toString(number"
-                                            + " % 7))), (toFloat64(number % 100) + 0.5) * 2)) FROM"
+                                    "SELECT "
+                                            + RowsHash.of(
+                                                    "number, toDate('2025-01-01') +"
+                                                        + " toIntervalMonth(number % 3) +"
+                                                        + " toIntervalDay(number % 28),"
+                                                        + " toLowCardinality(concat('NAME-',"
+                                                        + " toString(number % 7))),"
+                                                        + " (toFloat64(number % 100) + 0.5) * 2")
+                                            + " FROM"
                                             + " numbers(6000) WHERE number % 2 = 0"));
         }
     }

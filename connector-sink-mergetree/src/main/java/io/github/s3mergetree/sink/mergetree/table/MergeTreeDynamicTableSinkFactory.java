@@ -1,5 +1,6 @@
 package io.github.s3mergetree.sink.mergetree.table;
 
+import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.connector.table.ClickHouseTypes;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
@@ -9,8 +10,6 @@ import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -173,7 +172,7 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
         Optional<String> file = options.getOptional(MergeTreeSinkOptions.DDL_FILE);
         if (file.isPresent()) {
             try {
-                return Files.readString(Path.of(file.get()), StandardCharsets.UTF_8);
+                return DdlFiles.read(Path.of(file.get()));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read ddl-file " + file.get(), e);
             }

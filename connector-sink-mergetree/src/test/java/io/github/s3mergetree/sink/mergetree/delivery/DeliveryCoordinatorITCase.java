@@ -7,6 +7,7 @@ import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The DataStream sink with {@code clickhouse.url}: every commit of a streaming job with checkpoints
  * lands in a live ClickHouse 26.x table (chDB behind its HTTP interface, ATTACH delivery) that
  * already has rows; the live table then equals its earlier rows plus ClickHouse's own insert of the
- * same input (count, sum(cityHash64(*))). A target that does not fit fails build().
+ * same input (count, RowsHash). A target that does not fit fails build().
  */
 class DeliveryCoordinatorITCase {
     @TempDir static Path tmp;
@@ -82,8 +83,8 @@ class DeliveryCoordinatorITCase {
         q(EventRows.ddl("ref"));
         q("INSERT INTO ref " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(1_000_000, 50));
         q("INSERT INTO ref " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(0, n));
-        assertThat(q("SELECT count(), sum(cityHash64(*)) FROM live"))
-                .isEqualTo(q("SELECT count(), sum(cityHash64(*)) FROM ref"))
+        assertThat(q("SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM live"))
+                .isEqualTo(q("SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM ref"))
                 .startsWith((n + 50) + "\t");
         assertThat(q("CHECK TABLE live SETTINGS check_query_single_value_result = 1"))
                 .isEqualTo("1");

@@ -7,6 +7,7 @@ import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * clickhouse.url}: every commit is delivered by RESTORE (the default for S3 tables) into a live
  * ClickHouse 26.x table (chDB behind its HTTP interface) that already has rows; the server reads
  * the committed part objects in place from the bucket. The live table then equals its earlier rows
- * plus ClickHouse's own insert of the same input (count, sum(cityHash64(*))), and CHECK TABLE
- * passes. attach on an S3 table fails build() with one line.
+ * plus ClickHouse's own insert of the same input (count, RowsHash), and CHECK TABLE passes. attach
+ * on an S3 table fails build() with one line.
  */
 class S3RestoreDeliveryITCase {
     @TempDir static Path tmp;
@@ -99,8 +100,8 @@ class S3RestoreDeliveryITCase {
         q(EventRows.ddl("ref"));
         q("INSERT INTO ref " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(1_000_000, 50));
         q("INSERT INTO ref " + EventRows.INPUT_COLUMNS + " " + EventRows.chdbSelect(0, n));
-        assertThat(q("SELECT count(), sum(cityHash64(*)) FROM live"))
-                .isEqualTo(q("SELECT count(), sum(cityHash64(*)) FROM ref"))
+        assertThat(q("SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM live"))
+                .isEqualTo(q("SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM ref"))
                 .startsWith((n + 50) + "\t");
         assertThat(q("CHECK TABLE live SETTINGS check_query_single_value_result = 1"))
                 .isEqualTo("1");

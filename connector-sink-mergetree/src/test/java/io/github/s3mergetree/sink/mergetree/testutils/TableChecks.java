@@ -8,6 +8,7 @@ import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,12 +58,12 @@ public final class TableChecks {
         long n = ch.queryLong("SELECT count() FROM " + ref);
         assertThat(ch.queryLong("SELECT count() FROM " + ours)).as("count").isEqualTo(n);
         for (String c : columns) {
-            String q = "SELECT sum(cityHash64(" + c + ")) FROM ";
+            String q = "SELECT " + RowsHash.of(c) + " FROM ";
             assertThat(ch.query(q + ours)).as("hash of column " + c).isEqualTo(ch.query(q + ref));
         }
-        assertThat(ch.query("SELECT sum(cityHash64(*)) FROM " + ours))
+        assertThat(ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM " + ours))
                 .as("hash of all rows")
-                .isEqualTo(ch.query("SELECT sum(cityHash64(*)) FROM " + ref));
+                .isEqualTo(ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM " + ref));
         assertThat(ch.query("SELECT count(), uniqExact(id) FROM " + ours))
                 .as("no duplicates")
                 .isEqualTo(n + "\t" + n);
