@@ -10,7 +10,6 @@ import io.github.s3mergetree.objectstore.RandomAccessInput;
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.objectstore.RetryableStoreException;
 import io.github.s3mergetree.objectstore.WriteCondition;
-
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;

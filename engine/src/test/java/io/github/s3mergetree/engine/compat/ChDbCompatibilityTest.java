@@ -51,9 +51,9 @@ class ChDbCompatibilityTest {
                 Arguments.of(
                         "strings_enums",
                         "(s String, fs FixedString(8), lc LowCardinality(String), lcn"
-                            + " LowCardinality(Nullable(String)), e8 Enum8('a' = 1, 'b' = 2, 'c' ="
-                            + " -3), e16 Enum16('x' = 1000, 'y' = -1000)) ENGINE = MergeTree"
-                            + " PARTITION BY e8 ORDER BY (s, fs)",
+                                + " LowCardinality(Nullable(String)), e8 Enum8('a' = 1, 'b' = 2, 'c' ="
+                                + " -3), e16 Enum16('x' = 1000, 'y' = -1000)) ENGINE = MergeTree"
+                                + " PARTITION BY e8 ORDER BY (s, fs)",
                         ""),
                 Arguments.of(
                         "dates_times",
@@ -113,9 +113,9 @@ class ChDbCompatibilityTest {
                 Arguments.of(
                         "codecs_small_granules",
                         "(id UInt64 CODEC(ZSTD(3)), s String CODEC(NONE), v Float64"
-                            + " CODEC(LZ4HC(9)), w Int32) ENGINE = MergeTree ORDER BY id SETTINGS"
-                            + " index_granularity = 100, min_compress_block_size = 1024,"
-                            + " max_compress_block_size = 4096",
+                                + " CODEC(LZ4HC(9)), w Int32) ENGINE = MergeTree ORDER BY id SETTINGS"
+                                + " index_granularity = 100, min_compress_block_size = 1024,"
+                                + " max_compress_block_size = 4096",
                         ""),
                 Arguments.of(
                         "replacing",
@@ -224,8 +224,8 @@ class ChDbCompatibilityTest {
                 .isEqualTo(ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM " + ref));
         String perPartition =
                 "SELECT groupArray((partition_id, rows)) FROM (SELECT partition_id, sum(rows) AS"
-                    + " rows FROM system.parts WHERE database = currentDatabase() AND table = '%s'"
-                    + " AND active GROUP BY partition_id ORDER BY partition_id)";
+                        + " rows FROM system.parts WHERE database = currentDatabase() AND table = '%s'"
+                        + " AND active GROUP BY partition_id ORDER BY partition_id)";
         assertThat(ch.query(String.format(perPartition, ours)))
                 .isEqualTo(ch.query(String.format(perPartition, ref)));
         // a query that uses the primary key reads the same rows

@@ -212,9 +212,9 @@ class PartMergerChDbTest {
                     // the
                     // new one (+1); keys with k % 7 = SEED are deleted (cancel only)
                     "SELECT k, sign, v FROM (SELECT toUInt8(number) AS k FROM numbers(50)) ARRAY"
-                        + " JOIN if(SEED = 1, [(1, toString(SEED))], if(k % 7 = SEED, [(-1,"
-                        + " toString(SEED - 1))], [(-1, toString(SEED - 1)), (1, toString(SEED))]))"
-                        + " AS t ARRAY JOIN [t.1] AS sign, [t.2] AS v";
+                            + " JOIN if(SEED = 1, [(1, toString(SEED))], if(k % 7 = SEED, [(-1,"
+                            + " toString(SEED - 1))], [(-1, toString(SEED - 1)), (1, toString(SEED))]))"
+                            + " AS t ARRAY JOIN [t.1] AS sign, [t.2] AS v";
             case "ReplacingVer" ->
                     "SELECT toUInt8(number % 60) AS k, toUInt32(cityHash64(number, SEED) % 5) AS"
                             + " ver, toString(cityHash64(number, SEED)) AS s FROM numbers(400)";

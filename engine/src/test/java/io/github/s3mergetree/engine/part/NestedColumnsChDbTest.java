@@ -14,16 +14,16 @@ import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.testing.LocalParts;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Array columns with dotted names, ClickHouse's Nested layout ({@code meta.key}, {@code
@@ -53,19 +53,19 @@ class NestedColumnsChDbTest {
     /** Rows with ids {@code 3 * number + SEED}; arrays of one prefix have equal sizes per row. */
     static final String GENERATOR =
             "SELECT toUInt32(number * 3 + SEED) AS id, arrayMap(i -> concat('k', toString((number +"
-                + " i) % 37)), range(l1)), arrayMap(i -> concat('v', toString(i % 3)), range(l1)),"
-                + " arrayMap(i -> if((number + i) % 3 = 0, NULL, toInt32(number * i) - 100),"
-                + " range(l2)), arrayMap(i -> arrayMap(j -> repeat('x', j), range((number + i) %"
-                + " 3)), range(l2)), arrayMap(i -> arrayMap(j -> toInt8(j - i), range(i % 4)),"
-                + " range(l2)), toString(number), arrayMap(i -> toUInt8(i), range(number % 3)),"
-                + " tuple(arrayMap(i -> toInt32(i), range(number % 2)), toInt8(number % 100)),"
-                + " mapFromArrays(arrayMap(i -> concat('m', toString(i)), range(l3)), arrayMap(i ->"
-                + " toInt32(i * number), range(l3))), tuple(arrayMap(i -> toInt32(i + 7),"
-                + " range(l3)), toInt8(SEED)), arrayMap(i -> toInt32(i + number), range(l4)),"
-                + " arrayMap(i -> if(i = 1, NULL, toString(i * number)), range(l4)) FROM (SELECT"
-                + " number, cityHash64(number, SEED) % 4 AS l1, cityHash64(number, SEED, 2) % 5 AS"
-                + " l2, cityHash64(number, SEED, 3) % 3 AS l3, cityHash64(number, SEED, 4) % 3 AS"
-                + " l4 FROM numbers(ROWS))";
+                    + " i) % 37)), range(l1)), arrayMap(i -> concat('v', toString(i % 3)), range(l1)),"
+                    + " arrayMap(i -> if((number + i) % 3 = 0, NULL, toInt32(number * i) - 100),"
+                    + " range(l2)), arrayMap(i -> arrayMap(j -> repeat('x', j), range((number + i) %"
+                    + " 3)), range(l2)), arrayMap(i -> arrayMap(j -> toInt8(j - i), range(i % 4)),"
+                    + " range(l2)), toString(number), arrayMap(i -> toUInt8(i), range(number % 3)),"
+                    + " tuple(arrayMap(i -> toInt32(i), range(number % 2)), toInt8(number % 100)),"
+                    + " mapFromArrays(arrayMap(i -> concat('m', toString(i)), range(l3)), arrayMap(i ->"
+                    + " toInt32(i * number), range(l3))), tuple(arrayMap(i -> toInt32(i + 7),"
+                    + " range(l3)), toInt8(SEED)), arrayMap(i -> toInt32(i + number), range(l4)),"
+                    + " arrayMap(i -> if(i = 1, NULL, toString(i * number)), range(l4)) FROM (SELECT"
+                    + " number, cityHash64(number, SEED) % 4 AS l1, cityHash64(number, SEED, 2) % 5 AS"
+                    + " l2, cityHash64(number, SEED, 3) % 3 AS l3, cityHash64(number, SEED, 4) % 3 AS"
+                    + " l4 FROM numbers(ROWS))";
 
     @ParameterizedTest(name = "index_granularity_bytes = {0}")
     @ValueSource(longs = {10485760, 0})

@@ -125,7 +125,7 @@ class DeliverKillTest {
                             client.query(
                                             Sql.of(
                                                     "CHECK TABLE default.live SETTINGS"
-                                                        + " check_query_single_value_result = 1"))
+                                                            + " check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
         }

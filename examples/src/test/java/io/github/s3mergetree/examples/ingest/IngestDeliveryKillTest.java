@@ -145,7 +145,7 @@ class IngestDeliveryKillTest {
                             ch.query(
                                             Sql.of(
                                                     "CHECK TABLE default.live SETTINGS"
-                                                        + " check_query_single_value_result = 1"))
+                                                            + " check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
             assertThat(ch.value(Sql.of("SELECT uniqExact(Id) FROM default.live")))

@@ -107,7 +107,7 @@ class IngestDeliveryTest {
                             ch.query(
                                             Sql.of(
                                                     "CHECK TABLE default.live SETTINGS"
-                                                        + " check_query_single_value_result = 1"))
+                                                            + " check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
             assertThat(

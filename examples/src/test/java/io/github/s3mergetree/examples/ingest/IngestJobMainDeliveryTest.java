@@ -85,7 +85,7 @@ class IngestJobMainDeliveryTest {
                             ch.query(
                                             Sql.of(
                                                     "CHECK TABLE default.live SETTINGS"
-                                                        + " check_query_single_value_result = 1"))
+                                                            + " check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
         }

@@ -37,8 +37,8 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
 
     /**
      * Rows given the default of a target column their object does not have (under {@code
-     * input_format_parquet_allow_missing_columns} and its siblings); a row counts once however
-     * many columns it lacks.
+     * input_format_parquet_allow_missing_columns} and its siblings); a row counts once however many
+     * columns it lacks.
      */
     public static final String ROWS_WITH_MISSING_COLUMNS = "rowsWithMissingColumns";
 
