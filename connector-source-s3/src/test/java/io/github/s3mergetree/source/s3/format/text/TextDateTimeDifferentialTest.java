@@ -28,11 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Differential test of text date-times against ClickHouse (chDB reading the same file with the same
  * settings): seeded random values from 1900 to 2299 for DateTime64 of every precision 0..9, with
  * column time zones and {@code session_timezone}, in every form {@code date_time_input_format =
- * basic} and {@code best_effort} read ({@code T}, {@code Z}, offsets, unix timestamps with
- * fractions, negative ones where ClickHouse takes them), plain, {@code Nullable} and {@code Array},
- * in CSV, TabSeparated and JSONEachRow; and DateTime, Date, Date32 and DateTime64 values at and
- * past their range edges one file each, where a value ClickHouse refuses must be refused by us. The
- * rows are compared as RowBinary, byte for byte.
+ * basic}, {@code best_effort} and {@code best_effort_us} read ({@code T}, {@code Z}, offsets, unix
+ * timestamps with fractions, negative ones where ClickHouse takes them), plain, {@code Nullable}
+ * and {@code Array}, in CSV, TabSeparated and JSONEachRow; and DateTime, Date, Date32 and
+ * DateTime64 values at and past their range edges one file each, where a value ClickHouse refuses
+ * must be refused by us. The rows are compared as RowBinary, byte for byte.
  */
 class TextDateTimeDifferentialTest {
     @TempDir static Path dir;
@@ -80,7 +80,8 @@ class TextDateTimeDifferentialTest {
     /** A text date-time form: {@code date_time_input_format} and the value's text. */
     enum InputFormat {
         BASIC("basic"),
-        BEST_EFFORT("best_effort");
+        BEST_EFFORT("best_effort"),
+        BEST_EFFORT_US("best_effort_us");
 
         final String name;
 
