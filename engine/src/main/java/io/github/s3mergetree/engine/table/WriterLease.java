@@ -25,8 +25,8 @@ import java.util.UUID;
  *       expired or released one ({@code If-Match} on the ETag read, epoch + 1), so of two takers
  *       exactly one wins. A live lease of another writer is refused at once with {@link
  *       WriterLeaseHeldException}, whose one-line message names the table, the holder and the
- *       expiry. A lease whose holder is a process of this machine that no longer runs (kill -9) is
- *       taken over without waiting for its expiry ({@link Liveness}).
+ *       expiry. A lease whose holder the caller's {@link Liveness} knows dead (e.g. a process of
+ *       this machine killed with -9) is taken over without waiting for its expiry.
  *   <li>{@link #renew}: a heartbeat pushes the expiry forward ({@code If-Match}); a renewal that
  *       finds another owner reports the lease lost.
  *   <li>{@link #check} / {@link #fence}: fencing. The epoch only grows; a writer about to commit
@@ -74,16 +74,11 @@ public final class WriterLease implements AutoCloseable {
         this.etag = etag;
     }
 
-    /** Who holds a lease, for messages and for the liveness check of {@link Liveness}. */
-    public record Holder(String host, long pid, String process) {
-        /** This process: its host name, pid and {@link LocalProcesses#identity()}. */
-        public static Holder current() {
-            return new Holder(
-                    LocalProcesses.hostName(),
-                    ProcessHandle.current().pid(),
-                    LocalProcesses.identity());
-        }
-    }
+    /**
+     * Who holds a lease, for messages ({@code host}, {@code pid}) and for the liveness check of
+     * {@link Liveness} ({@code process}: an identity the holder's environment defines).
+     */
+    public record Holder(String host, long pid, String process) {}
 
     /** Decides whether the holder of a live lease is known to be gone. */
     @FunctionalInterface
@@ -112,17 +107,6 @@ public final class WriterLease implements AutoCloseable {
         public CommitFence on(TableStore store) {
             return () -> WriterLease.check(store, key, owner, epoch);
         }
-    }
-
-    /**
-     * Takes the lease {@code key} of {@code store} for {@code ttl} ({@link Holder#current()}, the
-     * local process check of {@link LocalProcesses}); see {@link #acquire(TableStore, String,
-     * Duration, Clock, Holder, Liveness, boolean)}.
-     */
-    public static WriterLease acquire(
-            TableStore store, String key, Duration ttl, Clock clock, boolean adopt)
-            throws IOException {
-        return acquire(store, key, ttl, clock, Holder.current(), LocalProcesses::isDead, adopt);
     }
 
     /**

@@ -258,21 +258,4 @@ class WriterLeaseTest {
                     .hasMessageContaining("host host-b");
         }
     }
-
-    @org.junit.jupiter.api.Test
-    void aProcessOfThisMachineThatEndedIsKnownDeadAndThisOneIsNot() throws Exception {
-        Process p = new ProcessBuilder("true").start();
-        String start =
-                p.toHandle().info().startInstant().map(i -> "" + i.toEpochMilli()).orElse("0");
-        p.waitFor();
-        String self = LocalProcesses.identity();
-        String machine = self.substring(0, self.lastIndexOf('/', self.lastIndexOf('/') - 1));
-        WriterLease.Holder ended =
-                new WriterLease.Holder("h", p.pid(), machine + "/" + p.pid() + "/" + start);
-        assertThat(LocalProcesses.isDead(ended)).isTrue();
-        assertThat(LocalProcesses.isDead(WriterLease.Holder.current())).isFalse();
-        // another machine's process is never known dead
-        assertThat(LocalProcesses.isDead(new WriterLease.Holder("h", p.pid(), "other|x/1/2")))
-                .isFalse();
-    }
 }

@@ -381,7 +381,7 @@ public final class IngestState implements AutoCloseable {
      * Takes the run lock as {@link #lockRun()}; with {@code continuingJob} (this run waits for the
      * job a previous run submitted to a cluster, which outlives that run) a lease taken over keeps
      * its fencing token, so that job's commits go on ({@link WriterLease#acquire(TableStore,
-     * String, Duration, Clock, boolean) adopt}).
+     * String, Duration, Clock, WriterLease.Holder, WriterLease.Liveness, boolean) adopt}).
      */
     public RunLock lockRun(boolean continuingJob) throws IOException {
         WriterLease taken;
@@ -392,6 +392,8 @@ public final class IngestState implements AutoCloseable {
                             prefix + LEASE,
                             Duration.ofSeconds(LEASE_TTL_SECONDS),
                             Clock.systemUTC(),
+                            LocalProcesses.holder(),
+                            LocalProcesses::isDead,
                             continuingJob);
         } catch (WriterLeaseHeldException e) {
             throw new IllegalStateException("this ingest is already running: " + e.getMessage(), e);

@@ -1,5 +1,6 @@
-package io.github.s3mergetree.engine.table;
+package io.github.s3mergetree.examples.ingest;
 
+import io.github.s3mergetree.engine.table.WriterLease;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -9,17 +10,23 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Which processes of this machine run: lets a {@link WriterLease} whose holder was killed (kill -9,
- * a crash) on this very machine be taken over at once instead of after its expiry. A process is
- * named by its machine (the kernel's boot id and the pid namespace, so that two containers that
- * share a kernel are not confused), its pid and its start time (so that a reused pid is not taken
- * for the holder). A holder on another machine, or when this machine cannot be identified, is never
- * known dead: its lease is respected until it expires.
+ * Which processes of this machine run ({@link WriterLease.Liveness} of the ingest's lease): lets a
+ * {@link WriterLease} whose holder was killed (kill -9, a crash) on this very machine be taken over
+ * at once instead of after its expiry. A process is named by its machine (the kernel's boot id and
+ * the pid namespace, so that two containers that share a kernel are not confused), its pid and its
+ * start time (so that a reused pid is not taken for the holder). A holder on another machine, or
+ * when this machine cannot be identified, is never known dead: its lease is respected until it
+ * expires.
  */
 public final class LocalProcesses {
     private static final String MACHINE = machine();
 
     private LocalProcesses() {}
+
+    /** This process as a lease holder: its host name, pid and {@link #identity()}. */
+    public static WriterLease.Holder holder() {
+        return new WriterLease.Holder(hostName(), ProcessHandle.current().pid(), identity());
+    }
 
     /** {@code <machine>/<pid>/<start millis>} of this process. */
     public static String identity() {
