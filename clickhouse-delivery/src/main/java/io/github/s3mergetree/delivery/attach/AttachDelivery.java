@@ -91,7 +91,8 @@ public final class AttachDelivery extends PartDelivery {
                             + " write the table with SETTINGS index_granularity_bytes = 0");
         }
         Path dir = detached();
-        Path probe = dir.resolve(".s3mergetree-probe-" + ProcessHandle.current().pid());
+        // unique: two deliverers (of two written tables, maybe in one JVM) may check at once
+        Path probe = dir.resolve(".s3mergetree-probe-" + java.util.UUID.randomUUID());
         try {
             Files.writeString(probe, "probe");
             Files.delete(probe);
