@@ -239,8 +239,7 @@ class PortablePartClickHouse1816Test {
         assertThat(ch.query("SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM p_ours" + where))
                 .isEqualTo(
                         ch.query(
-                                "SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM p_ref"
-                                        + where));
+                                "SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM p_ref" + where));
 
         // 18.16 merges our two parts of each partition into one
         ch.execute("OPTIMIZE TABLE p_ours FINAL");

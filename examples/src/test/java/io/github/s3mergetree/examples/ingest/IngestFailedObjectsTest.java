@@ -46,7 +46,7 @@ class IngestFailedObjectsTest {
             assertThat(first.lastLine())
                     .contains(
                             "\"failed_objects\":[{\"object\":\"s3://lake/posts/part-00004.parquet\","
-                                + "\"rows_committed\":0,\"error\":\"")
+                                    + "\"rows_committed\":0,\"error\":\"")
                     .contains("not a Parquet file");
             assertThat(first.err())
                     .contains("1 object could not be read; every other row is committed")
