@@ -26,15 +26,14 @@ class SqlClientE2ECase {
     /** The Flink columns of {@code posts} (the ClickHouse ones are in posts.sql). */
     static final String FLINK_COLUMNS =
             "Id INT NOT NULL, PostTypeId STRING NOT NULL, AcceptedAnswerId BIGINT NOT NULL,"
-                    + " CreationDate TIMESTAMP_LTZ(3) NOT NULL, Score INT NOT NULL, ViewCount BIGINT"
-                    + " NOT NULL, Body STRING NOT NULL, OwnerUserId INT NOT NULL, OwnerDisplayName"
-                    + " STRING NOT NULL, LastEditorUserId INT NOT NULL, LastEditorDisplayName STRING"
-                    + " NOT NULL, LastEditDate TIMESTAMP_LTZ(3) NOT NULL, LastActivityDate"
-                    + " TIMESTAMP_LTZ(3) NOT NULL, Title STRING NOT NULL, Tags STRING NOT NULL,"
-                    + " AnswerCount INT NOT NULL, CommentCount SMALLINT NOT NULL, FavoriteCount"
-                    + " SMALLINT NOT NULL, ContentLicense STRING NOT NULL, ParentId STRING NOT NULL,"
-                    + " CommunityOwnedDate TIMESTAMP_LTZ(3) NOT NULL, ClosedDate TIMESTAMP_LTZ(3) NOT"
-                    + " NULL";
+                    + " CreationDate TIMESTAMP_LTZ(3) NOT NULL, Score INT NOT NULL, ViewCount BIGINT NOT NULL,"
+                    + " Body STRING NOT NULL, OwnerUserId INT NOT NULL, OwnerDisplayName STRING NOT NULL,"
+                    + " LastEditorUserId INT NOT NULL, LastEditorDisplayName STRING NOT NULL,"
+                    + " LastEditDate TIMESTAMP_LTZ(3) NOT NULL, LastActivityDate TIMESTAMP_LTZ(3) NOT NULL,"
+                    + " Title STRING NOT NULL, Tags STRING NOT NULL, AnswerCount INT NOT NULL,"
+                    + " CommentCount SMALLINT NOT NULL, FavoriteCount SMALLINT NOT NULL,"
+                    + " ContentLicense STRING NOT NULL, ParentId STRING NOT NULL,"
+                    + " CommunityOwnedDate TIMESTAMP_LTZ(3) NOT NULL, ClosedDate TIMESTAMP_LTZ(3) NOT NULL";
 
     /** The SQL connector jar this build made. */
     static Path sqlConnectorJar() {

@@ -111,8 +111,7 @@ class AttachDeliveryITCase {
 
     /** ClickHouse 18.16's own rows [from, from + n) of the written table's generator. */
     private static String select(long from, long n) {
-        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v',"
-                + " toString(number)) AS s FROM system.numbers WHERE number >= "
+        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v', toString(number)) AS s FROM system.numbers WHERE number >= "
                 + from
                 + " LIMIT "
                 + n;

@@ -193,12 +193,9 @@ class RestoreDeliveryITCase {
                 client
                         .rows(
                                 Sql.of(
-                                        "SELECT toString(uuid) FROM system.parts WHERE database ="
-                                                + " 'default' AND table = '"
+                                        "SELECT toString(uuid) FROM system.parts WHERE database = 'default' AND table = '"
                                                 + s.live.table()
-                                                + "' AND active AND uuid !="
-                                                + " toUUID('00000000-0000-0000-0000-000000000000')"
-                                                + " ORDER BY 1"))
+                                                + "' AND active AND uuid != toUUID('00000000-0000-0000-0000-000000000000') ORDER BY 1"))
                         .stream()
                         .map(row -> row.get(0))
                         .toList();
@@ -455,8 +452,8 @@ class RestoreDeliveryITCase {
                                                         + S3ProxyServer.ACCESS_KEY
                                                         + "', '"
                                                         + S3ProxyServer.SECRET_KEY
-                                                        + "') SETTINGS allow_non_empty_tables ="
-                                                        + " true, id = '"
+                                                        + "')"
+                                                        + " SETTINGS allow_non_empty_tables = true, id = '"
                                                         + stalled.id()
                                                         + "' ASYNC")))
                 .isInstanceOfSatisfying(
@@ -487,8 +484,7 @@ class RestoreDeliveryITCase {
         Setup s =
                 new Setup(
                         "atomic_db",
-                        "SETTINGS old_parts_lifetime = 1, cleanup_delay_period = 1,"
-                                + " cleanup_delay_period_random_add = 0");
+                        "SETTINGS old_parts_lifetime = 1, cleanup_delay_period = 1, cleanup_delay_period_random_add = 0");
         s.table.insert(0, 900);
         s.upload();
         crashAt(DeliveryFaultPoints.AFTER_APPLIED, s);
@@ -499,8 +495,7 @@ class RestoreDeliveryITCase {
                 client
                         .rows(
                                 Sql.of(
-                                        "SELECT path FROM system.parts WHERE database = 'atomic_db'"
-                                                + " AND table = '"
+                                        "SELECT path FROM system.parts WHERE database = 'atomic_db' AND table = '"
                                                 + s.live.table()
                                                 + "' AND NOT active"))
                         .stream()

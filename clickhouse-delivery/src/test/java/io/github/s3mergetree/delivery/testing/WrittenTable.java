@@ -90,8 +90,7 @@ public final class WrittenTable {
 
     /** ClickHouse's own SELECT of rows {@code [from, from + n)}. */
     public static String referenceSelect(long from, long n) {
-        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v',"
-                + " toString(number)) AS s FROM numbers("
+        return "SELECT toUInt64(number) AS id, toUInt8(number % 3) AS p, concat('v', toString(number)) AS s FROM numbers("
                 + from
                 + ", "
                 + n

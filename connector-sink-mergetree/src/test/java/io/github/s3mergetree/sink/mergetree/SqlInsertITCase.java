@@ -59,8 +59,8 @@ class SqlInsertITCase {
         t.executeSql(
                         "INSERT INTO posts SELECT id, CONCAT('t', CAST(id % 100 AS STRING)),"
                                 + " CAST(CAST(id AS DECIMAL(10, 2)) + 0.25 AS DECIMAL(10, 2)),"
-                                + " TIMESTAMPADD(MINUTE, CAST(id AS INT), TIMESTAMP '2024-01-01"
-                                + " 00:00:00'), ARRAY['a', CAST(id % 3 AS STRING)] FROM gen")
+                                + " TIMESTAMPADD(MINUTE, CAST(id AS INT), TIMESTAMP '2024-01-01 00:00:00'),"
+                                + " ARRAY['a', CAST(id % 3 AS STRING)] FROM gen")
                 .await();
     }
 
@@ -96,8 +96,7 @@ class SqlInsertITCase {
         // optimize_final = true: one part per partition at the end of each (bounded) insert
         assertThat(
                         ch.queryLong(
-                                "SELECT max(c) FROM (SELECT count() c FROM system.parts WHERE table"
-                                        + " = 'ours' AND active GROUP BY partition)"))
+                                "SELECT max(c) FROM (SELECT count() c FROM system.parts WHERE table = 'ours' AND active GROUP BY partition)"))
                 .isEqualTo(1);
     }
 
@@ -105,11 +104,9 @@ class SqlInsertITCase {
     void unknownColumnIsRefusedAtPlanning() {
         TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         t.executeSql(
-                "CREATE TABLE bad (id BIGINT, extra STRING) WITH ('connector' = 'mergetree', 'path'"
-                        + " = '"
+                "CREATE TABLE bad (id BIGINT, extra STRING) WITH ('connector' = 'mergetree', 'path' = '"
                         + tmp.resolve("bad")
-                        + "', 'ddl' = 'CREATE TABLE bad (id UInt64) ENGINE = MergeTree ORDER BY"
-                        + " id')");
+                        + "', 'ddl' = 'CREATE TABLE bad (id UInt64) ENGINE = MergeTree ORDER BY id')");
         assertThatThrownBy(() -> t.executeSql("INSERT INTO bad VALUES (1, 'x')").await())
                 .hasStackTraceContaining("Input field 'extra' names no column of table bad");
     }

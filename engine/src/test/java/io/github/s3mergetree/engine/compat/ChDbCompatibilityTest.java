@@ -37,10 +37,9 @@ class ChDbCompatibilityTest {
         return Stream.of(
                 Arguments.of(
                         "integers",
-                        "(i8 Int8, i16 Int16, i32 Int32, i64 Int64, i128 Int128, i256 Int256, u8"
-                                + " UInt8, u16 UInt16, u32 UInt32, u64 UInt64, u128 UInt128, u256"
-                                + " UInt256) ENGINE = MergeTree PARTITION BY i8 % 4 ORDER BY (i32,"
-                                + " u64)",
+                        "(i8 Int8, i16 Int16, i32 Int32, i64 Int64, i128 Int128, i256 Int256, u8 UInt8,"
+                                + " u16 UInt16, u32 UInt32, u64 UInt64, u128 UInt128, u256 UInt256)"
+                                + " ENGINE = MergeTree PARTITION BY i8 % 4 ORDER BY (i32, u64)",
                         ""),
                 Arguments.of(
                         "floats_decimals_bool",
@@ -50,10 +49,10 @@ class ChDbCompatibilityTest {
                         ""),
                 Arguments.of(
                         "strings_enums",
-                        "(s String, fs FixedString(8), lc LowCardinality(String), lcn"
-                                + " LowCardinality(Nullable(String)), e8 Enum8('a' = 1, 'b' = 2, 'c' ="
-                                + " -3), e16 Enum16('x' = 1000, 'y' = -1000)) ENGINE = MergeTree"
-                                + " PARTITION BY e8 ORDER BY (s, fs)",
+                        "(s String, fs FixedString(8), lc LowCardinality(String),"
+                                + " lcn LowCardinality(Nullable(String)),"
+                                + " e8 Enum8('a' = 1, 'b' = 2, 'c' = -3), e16 Enum16('x' = 1000, 'y' = -1000))"
+                                + " ENGINE = MergeTree PARTITION BY e8 ORDER BY (s, fs)",
                         ""),
                 Arguments.of(
                         "dates_times",
@@ -63,17 +62,16 @@ class ChDbCompatibilityTest {
                         "d = toDate('2024-01-01') + (toUInt16(d) % 90)"),
                 Arguments.of(
                         "uuid_ip",
-                        "(u UUID, ip4 IPv4, ip6 IPv6, x UInt32) ENGINE = MergeTree PARTITION BY"
-                                + " cityHash64(u) % 3 ORDER BY (u, ip4)",
+                        "(u UUID, ip4 IPv4, ip6 IPv6, x UInt32)"
+                                + " ENGINE = MergeTree PARTITION BY cityHash64(u) % 3 ORDER BY (u, ip4)",
                         ""),
                 Arguments.of(
                         "nullable_array_tuple_map",
-                        "(n Nullable(Int64), ns Nullable(String), a Array(Int32), aa"
-                                + " Array(Array(String)), an Array(Nullable(Float64)), alc"
-                                + " Array(LowCardinality(String)), t Tuple(x UInt8, y String), tu"
-                                + " Tuple(Int32, Array(String)), m Map(String, UInt64), mlc"
-                                + " Map(LowCardinality(String), Array(Nullable(Int8)))) ENGINE ="
-                                + " MergeTree ORDER BY tuple()",
+                        "(n Nullable(Int64), ns Nullable(String), a Array(Int32), aa Array(Array(String)),"
+                                + " an Array(Nullable(Float64)), alc Array(LowCardinality(String)),"
+                                + " t Tuple(x UInt8, y String), tu Tuple(Int32, Array(String)),"
+                                + " m Map(String, UInt64), mlc Map(LowCardinality(String), Array(Nullable(Int8))))"
+                                + " ENGINE = MergeTree ORDER BY tuple()",
                         ""),
                 Arguments.of(
                         "expression_keys",
@@ -81,15 +79,14 @@ class ChDbCompatibilityTest {
                                 + " ENGINE = MergeTree PARTITION BY (toYYYYMMDD(dt), x % 3)"
                                 + " PRIMARY KEY (toDate(dt), cityHash64(s))"
                                 + " ORDER BY (toDate(dt), cityHash64(s), intDiv(x, 10), y)",
-                        "dt = toDateTime('2024-03-01 00:00:00', 'UTC') + (toUInt32(dt) % (86400 *"
-                                + " 3))"),
+                        "dt = toDateTime('2024-03-01 00:00:00', 'UTC') + (toUInt32(dt) % (86400 * 3))"),
                 Arguments.of(
                         "time_functions_in_keys",
                         "(d Date, dt DateTime('UTC'), dtz DateTime('Asia/Kolkata'), x UInt32)"
-                                + " ENGINE = MergeTree PARTITION BY toYear(dt) ORDER BY"
-                                + " (toStartOfMonth(d), toStartOfHour(dt), toStartOfDay(dtz), x)",
-                        "dt = toDateTime('2023-12-30 00:00:00', 'UTC') + (toUInt32(dt) % (86400 *"
-                                + " 5)), d = toDate('2024-01-01') + (toUInt16(d) % 90)"),
+                                + " ENGINE = MergeTree PARTITION BY toYear(dt)"
+                                + " ORDER BY (toStartOfMonth(d), toStartOfHour(dt), toStartOfDay(dtz), x)",
+                        "dt = toDateTime('2023-12-30 00:00:00', 'UTC') + (toUInt32(dt) % (86400 * 5)),"
+                                + " d = toDate('2024-01-01') + (toUInt16(d) % 90)"),
                 Arguments.of(
                         "string_partition",
                         "(s LowCardinality(String), x UInt64)"
@@ -112,9 +109,9 @@ class ChDbCompatibilityTest {
                         "d = toDate('2024-01-01') + (toUInt16(d) % 60)"),
                 Arguments.of(
                         "codecs_small_granules",
-                        "(id UInt64 CODEC(ZSTD(3)), s String CODEC(NONE), v Float64"
-                                + " CODEC(LZ4HC(9)), w Int32) ENGINE = MergeTree ORDER BY id SETTINGS"
-                                + " index_granularity = 100, min_compress_block_size = 1024,"
+                        "(id UInt64 CODEC(ZSTD(3)), s String CODEC(NONE), v Float64 CODEC(LZ4HC(9)), w Int32)"
+                                + " ENGINE = MergeTree ORDER BY id"
+                                + " SETTINGS index_granularity = 100, min_compress_block_size = 1024,"
                                 + " max_compress_block_size = 4096",
                         ""),
                 Arguments.of(
@@ -223,8 +220,8 @@ class ChDbCompatibilityTest {
                 .as("columns that differ:\n%s", perColumn)
                 .isEqualTo(ch.query("SELECT " + RowsHash.ALL_COLUMNS + " FROM " + ref));
         String perPartition =
-                "SELECT groupArray((partition_id, rows)) FROM (SELECT partition_id, sum(rows) AS"
-                        + " rows FROM system.parts WHERE database = currentDatabase() AND table = '%s'"
+                "SELECT groupArray((partition_id, rows)) FROM (SELECT partition_id, sum(rows) AS rows"
+                        + " FROM system.parts WHERE database = currentDatabase() AND table = '%s'"
                         + " AND active GROUP BY partition_id ORDER BY partition_id)";
         assertThat(ch.query(String.format(perPartition, ours)))
                 .isEqualTo(ch.query(String.format(perPartition, ref)));

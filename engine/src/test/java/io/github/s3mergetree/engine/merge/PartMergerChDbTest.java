@@ -43,8 +43,7 @@ class PartMergerChDbTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "MergeTree|MergeTree|k UInt16, s String, v Int64, n Nullable(Float64), a"
-                        + " Array(LowCardinality(String))|k, s|",
+                "MergeTree|MergeTree|k UInt16, s String, v Int64, n Nullable(Float64), a Array(LowCardinality(String))|k, s|",
                 "Replacing|ReplacingMergeTree|k UInt16, s String, v Int64, n Nullable(Float64)|k|",
                 "ReplacingVer|ReplacingMergeTree(ver)|k UInt8, ver UInt32, s String|k|",
                 "Summing|SummingMergeTree|k UInt8, g String, x Int64, y Float64, z UInt8|k, g|",
@@ -211,24 +210,18 @@ class PartMergerChDbTest {
                     // a change log: insert SEED cancels each key's previous state (-1) and writes
                     // the
                     // new one (+1); keys with k % 7 = SEED are deleted (cancel only)
-                    "SELECT k, sign, v FROM (SELECT toUInt8(number) AS k FROM numbers(50)) ARRAY"
-                            + " JOIN if(SEED = 1, [(1, toString(SEED))], if(k % 7 = SEED, [(-1,"
-                            + " toString(SEED - 1))], [(-1, toString(SEED - 1)), (1, toString(SEED))]))"
-                            + " AS t ARRAY JOIN [t.1] AS sign, [t.2] AS v";
+                    "SELECT k, sign, v FROM (SELECT toUInt8(number) AS k FROM numbers(50)) ARRAY JOIN"
+                            + " if(SEED = 1, [(1, toString(SEED))], if(k % 7 = SEED, [(-1, toString(SEED - 1))],"
+                            + " [(-1, toString(SEED - 1)), (1, toString(SEED))])) AS t"
+                            + " ARRAY JOIN [t.1] AS sign, [t.2] AS v";
             case "ReplacingVer" ->
-                    "SELECT toUInt8(number % 60) AS k, toUInt32(cityHash64(number, SEED) % 5) AS"
-                            + " ver, toString(cityHash64(number, SEED)) AS s FROM numbers(400)";
+                    "SELECT toUInt8(number % 60) AS k, toUInt32(cityHash64(number, SEED) % 5) AS ver, toString(cityHash64(number, SEED)) AS s FROM numbers(400)";
             case "Summing" ->
-                    "SELECT toUInt8(number % 40) AS k, toString(number % 3) AS g,"
-                            + " toInt64(cityHash64(number, SEED) % 100) - 50 AS x, 0.5 AS y,"
-                            + " toUInt8(number % 2) AS z FROM numbers(700)";
+                    "SELECT toUInt8(number % 40) AS k, toString(number % 3) AS g, toInt64(cityHash64(number, SEED) % 100) - 50 AS x, 0.5 AS y, toUInt8(number % 2) AS z FROM numbers(700)";
             case "SummingCols" ->
-                    "SELECT toUInt8(number % 40) AS k, toInt32(number % 5) - 2 AS x,"
-                            + " toInt32(number) AS y FROM numbers(500)";
+                    "SELECT toUInt8(number % 40) AS k, toInt32(number % 5) - 2 AS x, toInt32(number) AS y FROM numbers(500)";
             case "Partitioned" ->
-                    "SELECT toDate('2024-01-20') + (cityHash64(number, SEED) % 40) AS d,"
-                            + " toInt32(cityHash64(number, SEED, 1) % 1000) - 500 AS k,"
-                            + " toString(number) AS s FROM numbers(3000)";
+                    "SELECT toDate('2024-01-20') + (cityHash64(number, SEED) % 40) AS d, toInt32(cityHash64(number, SEED, 1) % 1000) - 500 AS k, toString(number) AS s FROM numbers(3000)";
             default -> "SELECT * FROM generateRandom('" + structure + "', SEED, 12, 3) LIMIT 2000";
         };
     }

@@ -28,8 +28,7 @@ class PartWriterSmokeTest {
     @Test
     void chDbAttachesAndChecksAPartWeWrote() throws Exception {
         String structure =
-                "id UInt64, s String, n Nullable(Int32), arr Array(String), lc"
-                        + " LowCardinality(String)";
+                "id UInt64, s String, n Nullable(Int32), arr Array(String), lc LowCardinality(String)";
         List<String> names = List.of("id", "s", "n", "arr", "lc");
         List<DataType> types =
                 List.of(
@@ -82,8 +81,7 @@ class PartWriterSmokeTest {
             assertThat(ch.query("SELECT groupArray(id) FROM (SELECT id FROM ours LIMIT 5)"))
                     .isEqualTo(
                             ch.query(
-                                    "SELECT groupArray(id) FROM (SELECT id FROM ref ORDER BY id"
-                                            + " LIMIT 5)"));
+                                    "SELECT groupArray(id) FROM (SELECT id FROM ref ORDER BY id LIMIT 5)"));
         }
     }
 }

@@ -87,8 +87,7 @@ class S3TableInPlaceChDbTest {
             assertThat(ch.queryLong("SELECT count() FROM posts")).isEqualTo(expected);
             assertThat(
                             ch.queryLong(
-                                    "SELECT count() FROM system.parts WHERE table = 'posts' AND"
-                                            + " active"))
+                                    "SELECT count() FROM system.parts WHERE table = 'posts' AND active"))
                     .isEqualTo(t.activeParts().size());
             assertThat(ch.queryLong("SELECT uniqExact(id) FROM posts")).isEqualTo(expected);
             assertThat(ch.queryLong("SELECT max(id) FROM posts")).isEqualTo(6499);

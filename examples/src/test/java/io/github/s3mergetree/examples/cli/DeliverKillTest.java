@@ -124,8 +124,7 @@ class DeliverKillTest {
             assertThat(
                             client.query(
                                             Sql.of(
-                                                    "CHECK TABLE default.live SETTINGS"
-                                                            + " check_query_single_value_result = 1"))
+                                                    "CHECK TABLE default.live SETTINGS check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
         }

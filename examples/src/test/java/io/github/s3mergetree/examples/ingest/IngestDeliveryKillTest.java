@@ -144,8 +144,7 @@ class IngestDeliveryKillTest {
             assertThat(
                             ch.query(
                                             Sql.of(
-                                                    "CHECK TABLE default.live SETTINGS"
-                                                            + " check_query_single_value_result = 1"))
+                                                    "CHECK TABLE default.live SETTINGS check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
             assertThat(ch.value(Sql.of("SELECT uniqExact(Id) FROM default.live")))
@@ -154,8 +153,7 @@ class IngestDeliveryKillTest {
                             Long.parseLong(
                                     ch.value(
                                             Sql.of(
-                                                    "SELECT count() FROM system.backups WHERE"
-                                                            + " status = 'RESTORED'"))))
+                                                    "SELECT count() FROM system.backups WHERE status = 'RESTORED'"))))
                     .as("delivered by RESTORE")
                     .isGreaterThanOrEqualTo(points.length);
         }

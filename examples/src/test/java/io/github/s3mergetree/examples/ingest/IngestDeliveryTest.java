@@ -106,16 +106,14 @@ class IngestDeliveryTest {
             assertThat(
                             ch.query(
                                             Sql.of(
-                                                    "CHECK TABLE default.live SETTINGS"
-                                                            + " check_query_single_value_result = 1"))
+                                                    "CHECK TABLE default.live SETTINGS check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
             assertThat(
                             Long.parseLong(
                                     ch.value(
                                             Sql.of(
-                                                    "SELECT count() FROM system.backups WHERE"
-                                                            + " status = 'RESTORED'"))))
+                                                    "SELECT count() FROM system.backups WHERE status = 'RESTORED'"))))
                     .as("delivered by RESTORE")
                     .isPositive();
         }
@@ -145,8 +143,7 @@ class IngestDeliveryTest {
             assertThat(r.code()).isEqualTo(1);
             assertThat(r.err())
                     .contains(
-                            "PARTITION BY is toYear(CreationDate) in the written table but (none)"
-                                    + " on the server");
+                            "PARTITION BY is toYear(CreationDate) in the written table but (none) on the server");
             assertThat(Files.exists(table)).as("nothing written").isFalse();
         }
     }

@@ -84,8 +84,7 @@ class IngestJobMainDeliveryTest {
             assertThat(
                             ch.query(
                                             Sql.of(
-                                                    "CHECK TABLE default.live SETTINGS"
-                                                            + " check_query_single_value_result = 1"))
+                                                    "CHECK TABLE default.live SETTINGS check_query_single_value_result = 1"))
                                     .trim())
                     .isEqualTo("1");
         }

@@ -52,8 +52,7 @@ class S3ToMergeTreeJobsTest {
             JobsTesting.attachAll(ch, table);
             assertThat(
                             ch.query(
-                                    "SELECT count(), uniqExact(id), min(id), max(id), sum(id) FROM"
-                                            + " events"))
+                                    "SELECT count(), uniqExact(id), min(id), max(id), sum(id) FROM events"))
                     .isEqualTo(
                             ch.query("SELECT 6000, 6000, 0, 5999, sum(number) FROM numbers(6000)"));
             assertThat(ch.query("SELECT " + RowsHash.of("id, day, name, amount") + " FROM events"))
@@ -62,11 +61,9 @@ class S3ToMergeTreeJobsTest {
                                     "SELECT "
                                             + RowsHash.of(
                                                     "number, toDate('2025-01-01') +"
-                                                            + " toIntervalMonth(number % 3) +"
-                                                            + " toIntervalDay(number % 28),"
-                                                            + " toLowCardinality(concat('name-',"
-                                                            + " toString(number % 7))),"
-                                                            + " toFloat64(number % 100) + 0.5")
+                                                            + " toIntervalMonth(number % 3) + toIntervalDay(number %"
+                                                            + " 28), toLowCardinality(concat('name-', toString(number"
+                                                            + " % 7))), toFloat64(number % 100) + 0.5")
                                             + " FROM"
                                             + " numbers(6000)"));
         }

@@ -93,11 +93,9 @@ class SqlS3ToMergeTreeITCase {
                                     "SELECT "
                                             + RowsHash.of(
                                                     "number, toDate('2025-01-01') +"
-                                                            + " toIntervalMonth(number % 3) +"
-                                                            + " toIntervalDay(number % 28),"
-                                                            + " toLowCardinality(concat('NAME-',"
-                                                            + " toString(number % 7))),"
-                                                            + " (toFloat64(number % 100) + 0.5) * 2")
+                                                            + " toIntervalMonth(number % 3) + toIntervalDay(number %"
+                                                            + " 28), toLowCardinality(concat('NAME-', toString(number"
+                                                            + " % 7))), (toFloat64(number % 100) + 0.5) * 2")
                                             + " FROM"
                                             + " numbers(6000) WHERE number % 2 = 0"));
         }
