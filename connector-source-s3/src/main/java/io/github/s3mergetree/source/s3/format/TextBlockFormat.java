@@ -166,6 +166,12 @@ public final class TextBlockFormat implements ProjectableBlockFormat {
         private long rowsEmitted;
         private long skippedReported;
 
+        /** Whether the object's header lacks target columns (each row then gets defaults). */
+        private boolean headerLacksColumns;
+
+        /** Whether the end of the rows was reported to {@link MissingColumns} (JSONEachRow). */
+        private boolean endReported;
+
         Reader(FormatContext ctx, S3ObjectSplit split) throws IOException {
             this.ctx = ctx;
             this.split = split;
@@ -209,6 +215,7 @@ public final class TextBlockFormat implements ProjectableBlockFormat {
                                 ctx.open(split, 0, split.objectSize()), object, split.objectSize());
                 decompressed = (DecompressingInputStream) input;
                 parser.startAtObjectStart(new TextCursor(input, 0, 1));
+                checkHeader();
                 long skip = started ? split.recordsToSkip() : 0;
                 Block scratch = emptyBlock();
                 long skipped = 0;
@@ -257,11 +264,54 @@ public final class TextBlockFormat implements ProjectableBlockFormat {
                             new TextCursor(head, 0, 1), cursor, () -> newlinesBefore(streamStart));
                 }
             }
+            checkHeader();
             if (split.rangeEnd() < split.objectSize()) {
                 parser.stopAt(split.rangeEnd());
             }
             if (seek && !parser.seekSafeBoundary(start)) {
                 parser.stopAt(0);
+            }
+        }
+
+        /**
+         * Says which target columns the object's header does not name: ClickHouse gives every row
+         * their default (no setting refuses such an object), and so does the source, but not
+         * silently.
+         */
+        private void checkHeader() throws ObjectFormatException {
+            List<String> absent = parser.columnsNotInHeader();
+            headerLacksColumns = !absent.isEmpty();
+            ctx.missingColumns()
+                    .check(
+                            object,
+                            kind.clickHouseName(),
+                            absent,
+                            parser.objectColumns(),
+                            null,
+                            true);
+        }
+
+        /**
+         * At the end of a JSONEachRow object, says which target columns no row had (a key that only
+         * some rows lack is ordinary JSON and not reported) and counts the rows so filled.
+         */
+        private void checkColumnsInNoRow() throws ObjectFormatException {
+            if (endReported || !parser.finished()) {
+                return;
+            }
+            endReported = true;
+            List<String> none = parser.columnsInNoRow();
+            long rows = parser.rowsRead();
+            if (rows > 0 && !none.isEmpty()) {
+                ctx.missingColumns()
+                        .check(
+                                object,
+                                kind.clickHouseName(),
+                                none,
+                                parser.objectColumns(),
+                                null,
+                                true);
+                ctx.missingColumns().filled(rows);
             }
         }
 
@@ -358,9 +408,13 @@ public final class TextBlockFormat implements ProjectableBlockFormat {
                 skippedReported = skipped;
             }
             if (rows == 0) {
+                checkColumnsInNoRow();
                 return null;
             }
             rowsEmitted += rows;
+            if (headerLacksColumns) {
+                ctx.missingColumns().filled(rows);
+            }
             return List.of(
                     compressed
                             ? new PositionedRecord<>(block, 0, rowsEmitted)

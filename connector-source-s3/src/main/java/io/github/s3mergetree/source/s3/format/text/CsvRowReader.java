@@ -17,6 +17,7 @@ final class CsvRowReader extends RowReader {
     private final ByteBuf text = new ByteBuf();
     private int[] map;
     private int[] missing = new int[0];
+    private List<String> header = List.of();
 
     CsvRowReader(TargetSchema schema, TextSettings settings, boolean withNames) {
         super(schema, settings);
@@ -43,7 +44,7 @@ final class CsvRowReader extends RowReader {
                 return;
             }
             rowStart = in.pinRowStart();
-            setMap(mapHeader(readStringRow()));
+            setHeader(readStringRow());
         } else if (settings.csvDetectHeader() && !in.eof()) {
             rowStart = in.pinRowStart();
             long start = rowStart;
@@ -52,7 +53,7 @@ final class CsvRowReader extends RowReader {
                 in.rewind(start);
                 return;
             }
-            setMap(mapHeader(first));
+            setHeader(first);
             if (in.eof()) {
                 return;
             }
@@ -65,9 +66,21 @@ final class CsvRowReader extends RowReader {
         }
     }
 
-    private void setMap(int[] m) {
-        map = m;
-        missing = missingColumns(m);
+    /** Maps the fields of the header {@code names} to the target columns. */
+    private void setHeader(List<String> names) {
+        map = mapHeader(names);
+        missing = missingColumns(map);
+        header = names;
+    }
+
+    @Override
+    List<String> columnsNotInHeader() {
+        return names(missing);
+    }
+
+    @Override
+    List<String> headerNames() {
+        return header;
     }
 
     /** A row of fields read as strings (a header). */

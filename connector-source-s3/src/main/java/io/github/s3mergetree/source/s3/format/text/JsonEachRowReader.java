@@ -3,9 +3,13 @@ package io.github.s3mergetree.source.s3.format.text;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code JSONEachRow} as ClickHouse's {@code JSONEachRowRowInputFormat} reads it: a JSON object per
@@ -15,11 +19,20 @@ import java.util.Map;
  * defaults, {@code null} the default of a non-Nullable column.
  */
 final class JsonEachRowReader extends RowReader {
+    private static final int KEYS = 1000;
+
     /** Column index by the key's bytes (as ISO-8859-1 chars, a lossless byte mapping). */
     private final Map<String, Integer> byKey = new HashMap<>();
 
     private final byte[][] keyBytes;
     private final boolean[] seen;
+
+    /** The target columns some row read so far had (missing keys of others are ordinary JSON). */
+    private final boolean[] inSomeRow;
+
+    /** The keys of the rows read so far, in order of first appearance, up to {@link #KEYS}. */
+    private final Set<String> keys = new LinkedHashSet<>();
+
     private final ByteBuf key = new ByteBuf();
     private final ByteBuf skipped = new ByteBuf();
     private boolean inBrackets;
@@ -30,6 +43,7 @@ final class JsonEachRowReader extends RowReader {
         super(schema, settings);
         this.keyBytes = new byte[schema.size()][];
         this.seen = new boolean[schema.size()];
+        this.inSomeRow = new boolean[schema.size()];
         for (int i = 0; i < schema.size(); i++) {
             byte[] k = schema.names().get(i).getBytes(StandardCharsets.UTF_8);
             keyBytes[i] = k;
@@ -117,6 +131,9 @@ final class JsonEachRowReader extends RowReader {
                                     + name
                                     + " (input_format_skip_unknown_fields = 0)");
                 }
+                if (keys.size() < KEYS) {
+                    keys.add(name);
+                }
                 TextStrings.skipJsonValue(in, name, skipped, 0);
                 continue;
             }
@@ -126,6 +143,12 @@ final class JsonEachRowReader extends RowReader {
                                 + schema.names().get(c));
             }
             seen[c] = true;
+            if (!inSomeRow[c]) {
+                inSomeRow[c] = true;
+                if (keys.size() < KEYS) {
+                    keys.add(schema.names().get(c));
+                }
+            }
             column = c;
             fieldStart = in.offset();
             ValueReader r = readers[c];
@@ -143,6 +166,25 @@ final class JsonEachRowReader extends RowReader {
             }
         }
         return true;
+    }
+
+    /**
+     * The target columns that no row read so far had: ClickHouse gives every row their default;
+     * reported (unlike a key only some rows lack) because such a column is likely misnamed.
+     */
+    List<String> columnsInNoRow() {
+        List<String> out = new ArrayList<>();
+        for (int c = 0; c < inSomeRow.length; c++) {
+            if (!inSomeRow[c]) {
+                out.add(schema.names().get(c));
+            }
+        }
+        return out;
+    }
+
+    /** The keys of the rows read so far, in order of first appearance (at most 1000). */
+    Set<String> keys() {
+        return keys;
     }
 
     /** Reads a key; its column, trying first the column at the same position as in the schema. */

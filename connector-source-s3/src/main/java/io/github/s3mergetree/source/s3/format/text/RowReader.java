@@ -78,6 +78,29 @@ abstract class RowReader {
     /** A short name of the format for messages. */
     abstract String formatName();
 
+    /**
+     * The target columns the object's header does not name, known once {@link #readPrefix} has read
+     * it: they get the type's default in every row. Empty without a header (columns by position)
+     * and for formats that name columns per row.
+     */
+    List<String> columnsNotInHeader() {
+        return List.of();
+    }
+
+    /** The names of the object's header ({@link #columnsNotInHeader}), or empty without one. */
+    List<String> headerNames() {
+        return List.of();
+    }
+
+    /** The names of the target columns at {@code indexes}. */
+    List<String> names(int[] indexes) {
+        List<String> out = new ArrayList<>(indexes.length);
+        for (int c : indexes) {
+            out.add(schema.names().get(c));
+        }
+        return out;
+    }
+
     /** ClickHouse's {@code skipBOMIfExists}. */
     static void skipBom(TextCursor in) {
         if (in.at((char) 0xEF)) {

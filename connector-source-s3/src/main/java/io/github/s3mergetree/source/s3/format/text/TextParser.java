@@ -12,6 +12,8 @@ import io.github.s3mergetree.source.s3.format.ObjectFormatException;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
@@ -298,6 +300,31 @@ public final class TextParser {
 
     public boolean finished() {
         return finished;
+    }
+
+    /**
+     * The target columns the object's header does not name (CSVWithNames, TabSeparatedWithNames, or
+     * a detected header of CSV / TabSeparated), known once the parser has started: every row gets
+     * their default. Empty without a header and for JSONEachRow ({@link #columnsInNoRow}).
+     */
+    public List<String> columnsNotInHeader() {
+        return rows.columnsNotInHeader();
+    }
+
+    /**
+     * For JSONEachRow, the target columns that no row read so far had (every row got their
+     * default); empty for the other formats.
+     */
+    public List<String> columnsInNoRow() {
+        return rows instanceof JsonEachRowReader j ? j.columnsInNoRow() : List.of();
+    }
+
+    /**
+     * The columns the object has, for messages: the names of its header, or for JSONEachRow the
+     * keys of the rows read so far (in order of first appearance, at most 1000).
+     */
+    public Collection<String> objectColumns() {
+        return rows instanceof JsonEachRowReader j ? j.keys() : rows.headerNames();
     }
 
     /** Whether the JSONEachRow data is enclosed in {@code [ ]} (from the object's start). */

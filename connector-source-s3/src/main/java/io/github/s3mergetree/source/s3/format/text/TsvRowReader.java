@@ -16,6 +16,7 @@ final class TsvRowReader extends RowReader {
     private final ByteBuf text = new ByteBuf();
     private int[] map;
     private int[] missing = new int[0];
+    private List<String> header = List.of();
     private boolean firstRowEnd = true;
 
     TsvRowReader(TargetSchema schema, TextSettings settings, boolean withNames) {
@@ -29,9 +30,21 @@ final class TsvRowReader extends RowReader {
         return withNames ? "TabSeparatedWithNames" : "TabSeparated";
     }
 
-    private void setMap(int[] m) {
-        map = m;
-        missing = missingColumns(m);
+    /** Maps the fields of the header {@code names} to the target columns. */
+    private void setHeader(List<String> names) {
+        map = mapHeader(names);
+        missing = missingColumns(map);
+        header = names;
+    }
+
+    @Override
+    List<String> columnsNotInHeader() {
+        return names(missing);
+    }
+
+    @Override
+    List<String> headerNames() {
+        return header;
     }
 
     @Override
@@ -48,7 +61,7 @@ final class TsvRowReader extends RowReader {
                 return;
             }
             rowStart = in.pinRowStart();
-            setMap(mapHeader(readStringRow()));
+            setHeader(readStringRow());
         } else if (settings.tsvDetectHeader() && !in.eof()) {
             rowStart = in.pinRowStart();
             long start = rowStart;
@@ -57,7 +70,7 @@ final class TsvRowReader extends RowReader {
                 in.rewind(start);
                 return;
             }
-            setMap(mapHeader(first));
+            setHeader(first);
             if (in.eof()) {
                 return;
             }
