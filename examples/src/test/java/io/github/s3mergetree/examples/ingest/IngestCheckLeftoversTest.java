@@ -41,8 +41,15 @@ class IngestCheckLeftoversTest {
                             PostsGenerator.DDL.replace(
                                     "CREATE TABLE posts", "CREATE TABLE default.live")));
             fx.addFiles(2, 1000);
+            // a local checkpoint directory: the Flink 1.20 line has no S3 file system plugin
             List<String> delivery =
-                    List.of("--clickhouse-url", server.url(), "--clickhouse-table", "default.live");
+                    List.of(
+                            "--checkpoint-dir",
+                            tmp.resolve("checkpoints").toString(),
+                            "--clickhouse-url",
+                            server.url(),
+                            "--clickhouse-table",
+                            "default.live");
             List<String> wrong = new ArrayList<>(delivery);
             wrong.addAll(
                     List.of(
@@ -77,7 +84,11 @@ class IngestCheckLeftoversTest {
             String leftover = DeliveryLedger.probePath("default-live-0123456789");
             assertThat(DeliveryLedger.isCheckLeftover(leftover)).isTrue();
             put(fx, "tables/posts/" + leftover, "s3mergetree probe 1");
-            IngestFixture.Result accepted = IngestFixture.runInProcess(fx.ingestArgs(TABLE));
+            // a local checkpoint directory: the Flink 1.20 line has no S3 file system plugin
+            String checkpoints = tmp.resolve("checkpoints").toString();
+            IngestFixture.Result accepted =
+                    IngestFixture.runInProcess(
+                            fx.ingestArgs(TABLE, "--checkpoint-dir", checkpoints));
             assertThat(accepted.code()).as(accepted.err()).isZero();
             assertThat(accepted.field("rows")).isEqualTo(500);
 
@@ -92,7 +103,10 @@ class IngestCheckLeftoversTest {
                 put(fx, prefix + "/" + other, "x");
                 IngestFixture.Result refused =
                         IngestFixture.runInProcess(
-                                fx.ingestArgs("s3://" + IngestFixture.BUCKET + "/" + prefix));
+                                fx.ingestArgs(
+                                        "s3://" + IngestFixture.BUCKET + "/" + prefix,
+                                        "--checkpoint-dir",
+                                        checkpoints));
                 assertThat(refused.code()).as(other).isNotZero();
                 assertThat(refused.err()).as(other).contains("holds objects but is not a table");
             }
