@@ -6,10 +6,12 @@ import io.github.s3mergetree.engine.column.Columns;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.MapType;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 
 /**
  * ClickHouse's Nested layout of columns with dotted names: an {@code Array} (or {@code Map}) column
@@ -87,19 +89,9 @@ public final class NestedOffsets {
      */
     public static void validateArraySizes(
             List<String> names, List<DataType> types, List<Column> columns, long firstRow) {
-        Map<String, Integer> first = new LinkedHashMap<>();
-        for (int i = 0; i < names.size(); i++) {
-            if (!(types.get(i) instanceof ArrayType)) {
-                continue;
-            }
-            Optional<String> structure = structureOf(names.get(i));
-            if (structure.isEmpty()) {
-                continue;
-            }
-            Integer f = first.putIfAbsent(structure.get(), i);
-            if (f == null) {
-                continue;
-            }
+        for (int[] pair : equalSizePairs(names, types, c -> true)) {
+            int f = pair[0];
+            int i = pair[1];
             ArrayColumn a = (ArrayColumn) columns.get(f);
             ArrayColumn b = (ArrayColumn) columns.get(i);
             int rows = Math.min(a.size(), b.size());
@@ -108,12 +100,40 @@ public final class NestedOffsets {
                     throw new NestedSizesMismatchException(
                             names.get(f),
                             names.get(i),
-                            structure.get(),
+                            structureOf(names.get(f)).orElseThrow(),
                             firstRow + r,
                             a.length(r),
                             b.length(r));
                 }
             }
         }
+    }
+
+    /**
+     * The pairs of columns whose sizes must be equal in every row ({@code
+     * Nested::validateArraySizes}): each Array column with a dotted name that {@code included}
+     * accepts, paired with the first such column of its structure, as {@code {first, other}}
+     * indexes.
+     *
+     * @param included which column indexes take part (e.g. only those an input provides)
+     */
+    public static int[][] equalSizePairs(
+            List<String> names, List<DataType> types, IntPredicate included) {
+        Map<String, Integer> first = new HashMap<>();
+        List<int[]> pairs = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (!included.test(i) || !(types.get(i) instanceof ArrayType)) {
+                continue;
+            }
+            Optional<String> structure = structureOf(names.get(i));
+            if (structure.isEmpty()) {
+                continue;
+            }
+            Integer f = first.putIfAbsent(structure.get(), i);
+            if (f != null) {
+                pairs.add(new int[] {f, i});
+            }
+        }
+        return pairs.toArray(new int[0][]);
     }
 }

@@ -8,14 +8,11 @@ import io.github.s3mergetree.engine.ddl.ColumnDefinition;
 import io.github.s3mergetree.engine.ddl.DefaultKind;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
 import io.github.s3mergetree.engine.serde.NestedSizesMismatchException;
-import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.RowData;
@@ -157,21 +154,8 @@ public final class RowDataInput implements SinkInput<RowData> {
          * Nested::validateArraySizes}), checked as it is appended so the error names the record.
          */
         private int[][] nestedPairs(List<Integer> absentList) {
-            Map<String, Integer> first = new HashMap<>();
-            List<int[]> pairs = new ArrayList<>();
-            for (int c = 0; c < names.length; c++) {
-                Optional<String> structure = NestedOffsets.structureOf(names[c]);
-                if (absentList.contains(c)
-                        || !(types[c] instanceof ArrayType)
-                        || structure.isEmpty()) {
-                    continue;
-                }
-                Integer f = first.putIfAbsent(structure.get(), c);
-                if (f != null) {
-                    pairs.add(new int[] {f, c});
-                }
-            }
-            return pairs.toArray(new int[0][]);
+            return NestedOffsets.equalSizePairs(
+                    Arrays.asList(names), Arrays.asList(types), c -> !absentList.contains(c));
         }
 
         @Override
