@@ -1,15 +1,14 @@
 package io.github.s3mergetree.source.s3.format;
 
+import static io.github.s3mergetree.source.s3.format.ReadAsClickHouse.rowBinary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.testutils.logging.LoggerAuditingExtension;
@@ -190,12 +189,5 @@ class MissingColumnsTest {
         conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 16);
         return new FormatTesting(
                 ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
-    }
-
-    private static byte[] rowBinary(FormatTesting t, S3ObjectFormat<Block> format, String key)
-            throws Exception {
-        List<Block> blocks = new ArrayList<>();
-        t.readAll(format, t.wholeSplit(key)).forEach(r -> blocks.add(r.record()));
-        return ReadAsClickHouse.rowBinary(blocks);
     }
 }

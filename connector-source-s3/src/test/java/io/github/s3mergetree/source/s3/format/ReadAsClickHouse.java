@@ -62,6 +62,17 @@ final class ReadAsClickHouse {
         return blocks.stream().mapToLong(Block::rows).sum();
     }
 
+    /**
+     * The rows {@code format} reads from the whole object {@code key} through {@code t}, in
+     * RowBinary.
+     */
+    static byte[] rowBinary(FormatTesting t, S3ObjectFormat<Block> format, String key)
+            throws IOException {
+        List<Block> blocks = new ArrayList<>();
+        t.readAll(format, t.wholeSplit(key)).forEach(r -> blocks.add(r.record()));
+        return rowBinary(blocks);
+    }
+
     static byte[] rowBinary(List<Block> blocks) {
         io.github.s3mergetree.engine.io.ByteArraySink out =
                 new io.github.s3mergetree.engine.io.ByteArraySink();

@@ -3,7 +3,6 @@ package io.github.s3mergetree.source.s3.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
@@ -11,7 +10,6 @@ import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.testutils.logging.LoggerAuditingExtension;
@@ -217,8 +215,6 @@ class TextMissingColumnsTest {
             throws Exception {
         TextBlockFormat format =
                 new TextBlockFormat(TextBlockFormat.Kind.of(kind), TargetSchema.parse(structure));
-        List<Block> blocks = new ArrayList<>();
-        t.readAll(format, t.wholeSplit(key)).forEach(r -> blocks.add(r.record()));
-        return ReadAsClickHouse.rowBinary(blocks);
+        return ReadAsClickHouse.rowBinary(t, format, key);
     }
 }
