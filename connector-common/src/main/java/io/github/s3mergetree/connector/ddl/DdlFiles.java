@@ -36,9 +36,7 @@ public final class DdlFiles {
     public static String read(Path file, DdlLimits limits) throws IOException {
         long size = Files.isRegularFile(file) ? Files.size(file) : -1;
         String source = "DDL file " + file;
-        if (size > limits.maxQuerySize()) {
-            return DdlText.read(InputStream.nullInputStream(), size, source, limits);
-        }
+        DdlText.checkSize(size, source, limits);
         try (InputStream in = Files.newInputStream(file)) {
             return DdlText.read(in, size, source, limits);
         }

@@ -32,10 +32,8 @@ public final class DdlText {
      */
     public static String read(InputStream in, long size, String source, DdlLimits limits)
             throws IOException {
+        checkSize(size, source, limits);
         int max = limits.maxQuerySize();
-        if (size > max) {
-            throw tooLarge(source, Long.toString(size), limits);
-        }
         byte[] bytes = in.readNBytes(max + 1);
         if (bytes.length > max) {
             throw tooLarge(source, "more than " + max, limits);
@@ -49,6 +47,17 @@ public final class DdlText {
                     .toString();
         } catch (CharacterCodingException e) {
             throw new IOException(source + " is not UTF-8 text", e);
+        }
+    }
+
+    /**
+     * Refuses a source whose known {@code size} is larger than {@code limits.maxQuerySize()}
+     * ({@link DdlParseException} naming {@code source}, its size and {@code max_query_size}),
+     * before it is opened; a size of -1 (unknown) passes.
+     */
+    public static void checkSize(long size, String source, DdlLimits limits) {
+        if (size > limits.maxQuerySize()) {
+            throw tooLarge(source, Long.toString(size), limits);
         }
     }
 
