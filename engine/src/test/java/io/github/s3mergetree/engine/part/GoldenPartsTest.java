@@ -10,9 +10,9 @@ import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.testing.LocalParts;
+import io.github.s3mergetree.engine.testing.SharedReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,9 +32,7 @@ class GoldenPartsTest {
     @TempDir Path tmp;
 
     static Path golden() {
-        String shared = System.getProperty("shared.dir");
-        Path base = shared != null ? Paths.get(shared) : Paths.get("../../shared");
-        return base.resolve("reference/parts");
+        return SharedReference.goldenParts();
     }
 
     @ParameterizedTest
