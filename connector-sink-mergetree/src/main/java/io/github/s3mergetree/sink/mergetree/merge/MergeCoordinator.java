@@ -47,18 +47,29 @@ public final class MergeCoordinator
     private final String ddl;
     private final TableStorage storage;
     private final Configuration options;
+    private final Clock clock;
 
-    /** A coordinator of the table in {@code storage}. */
+    /** A coordinator of the table in {@code storage}, on the system clock. */
     public MergeCoordinator(String ddl, TableStorage storage, Configuration options) {
+        this(ddl, storage, options, Clock.systemUTC());
+    }
+
+    /**
+     * A coordinator whose merge ages and part lifetimes ({@code old_parts_lifetime}) are measured
+     * on {@code clock} (serializable, as the coordinator is; tests pass one they advance).
+     */
+    MergeCoordinator(String ddl, TableStorage storage, Configuration options, Clock clock) {
         this.ddl = ddl;
         this.storage = storage;
         this.options = options;
+        this.clock = clock;
     }
 
     @Override
     public SinkWriter<CommittableMessage<MergeTreeCommittable>> createWriter(
             WriterInitContext context) throws IOException {
-        return new Writer(context, ResolvedTable.resolve(ddl, storage, options), storage, options);
+        return new Writer(
+                context, ResolvedTable.resolve(ddl, storage, options), storage, options, clock);
     }
 
     /**
@@ -87,10 +98,11 @@ public final class MergeCoordinator
                 WriterInitContext context,
                 ResolvedTable resolved,
                 TableStorage storage,
-                Configuration options)
+                Configuration options,
+                Clock clock)
                 throws IOException {
             this.context = context;
-            this.table = storage.open(resolved.layout(), Clock.systemUTC());
+            this.table = storage.open(resolved.layout(), clock);
             int poolSize = Math.max(1, options.get(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE));
             AtomicInteger n = new AtomicInteger();
             this.pool =
@@ -102,8 +114,7 @@ public final class MergeCoordinator
                                 return t;
                             });
             this.scheduler =
-                    new MergeScheduler(
-                            table, table.mergeSelector(), pool, poolSize, Clock.systemUTC());
+                    new MergeScheduler(table, table.mergeSelector(), pool, poolSize, clock);
             this.metrics =
                     new MergeMetrics(context.metricGroup(), scheduler, table::partsDetachedBroken);
             List<PartName> broken = table.detachBrokenParts();

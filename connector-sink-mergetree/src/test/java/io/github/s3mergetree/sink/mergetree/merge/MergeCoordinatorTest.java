@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.column.ByteColumn;
 import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.testing.ManualClock;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.ResolvedTable;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
@@ -15,8 +16,8 @@ import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +38,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,6 +52,11 @@ class MergeCoordinatorTest {
     static final String DDL =
             "CREATE TABLE t (id Int64, p UInt8) ENGINE = MergeTree PARTITION BY p ORDER BY id"
                     + " SETTINGS old_parts_lifetime = 0";
+
+    /** The table of {@link #aTickRemovesThePartsMergedAwayOnceTheirLifetimeIsOver}. */
+    static final String DDL_LIFETIME_30 =
+            DDL.replace("old_parts_lifetime = 0", "old_parts_lifetime = 30");
+
     static final int INSERTS = 6;
     static final int ROWS_PER_INSERT = 100;
 
@@ -58,14 +65,21 @@ class MergeCoordinatorTest {
     final ManualTimers timers = new ManualTimers();
     final Map<String, Object> metrics = new HashMap<>();
     final Configuration options = new Configuration();
+    final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+
+    String ddl;
 
     @BeforeEach
-    void open() throws IOException {
+    void open(TestInfo test) throws IOException {
+        ddl =
+                test.getTestMethod().orElseThrow().getName().startsWith("aTickRemoves")
+                        ? DDL_LIFETIME_30
+                        : DDL;
         table =
                 MergeTreeTable.open(
                         io.github.s3mergetree.engine.store.TableStore.local(dir.toString()),
-                        ResolvedTable.resolve(DDL, new Configuration()).layout(),
-                        Clock.systemUTC());
+                        ResolvedTable.resolve(ddl, new Configuration()).layout(),
+                        clock);
         options.set(MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS, 1000L);
         options.set(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE, 2);
     }
@@ -87,7 +101,7 @@ class MergeCoordinatorTest {
     }
 
     private SinkWriter<CommittableMessage<MergeTreeCommittable>> coordinator() throws IOException {
-        return new MergeCoordinator(DDL, new LocalTableStorage(dir.toString()), options)
+        return new MergeCoordinator(ddl, new LocalTableStorage(dir.toString()), options, clock)
                 .createWriter(context());
     }
 
@@ -145,7 +159,7 @@ class MergeCoordinatorTest {
     }
 
     @Test
-    void aTickRemovesThePartsMergedAwayAndSchedulesTheNextTick() throws Exception {
+    void aTickRemovesThePartsMergedAwayOnceTheirLifetimeIsOver() throws Exception {
         SinkWriter<CommittableMessage<MergeTreeCommittable>> c = coordinator();
         try {
             assertThat(timers.pending()).as("the first tick is scheduled").isEqualTo(1);
@@ -155,7 +169,13 @@ class MergeCoordinatorTest {
             assertThat(partDirectories()).hasSize(2 * INSERTS + 2);
             assertThat(counter("partsRemoved")).isZero();
 
-            Thread.sleep(1100); // old_parts_lifetime = 0 s, at the granularity of a second
+            clock.advance(Duration.ofSeconds(29));
+            timers.advance(1000);
+            assertThat(counter("partsRemoved"))
+                    .as("old_parts_lifetime = 30 s on the table's clock is not over after 29 s")
+                    .isZero();
+            assertThat(timers.pending()).as("the next tick is scheduled").isEqualTo(1);
+            clock.advance(Duration.ofSeconds(1));
             timers.advance(1000);
             assertThat(counter("partsRemoved")).isEqualTo(2L * INSERTS);
             assertThat(partDirectories()).hasSize(2);
