@@ -66,12 +66,21 @@ class KillRecoveryTest {
         int batches = 60;
         Random random = new Random(42);
         for (int round = 0; round < 4; round++) {
-            Process p = start(table, nextBatch(journal), batches, journal);
-            Thread.sleep(700 + random.nextInt(1500));
+            int from = nextBatch(journal);
+            Process p = start(table, from, batches, journal);
+            // killed after it committed 1..4 batches of its own, 0..300 ms into the next one: while
+            // it writes, commits, publishes or merges, never before it started or after it ended
+            awaitJournal(journal, from + 1 + random.nextInt(4), p);
+            Thread.sleep(random.nextInt(300));
+            assertThat(p.isAlive()).as("round %d: the writer is still writing", round).isTrue();
             p.destroyForcibly();
-            p.waitFor(30, TimeUnit.SECONDS);
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(nextBatch(journal))
+                    .as("round %d: killed before the end", round)
+                    .isLessThan(batches);
         }
         Process last = start(table, nextBatch(journal), batches, journal);
+        awaitJournal(journal, batches, last);
         assertThat(last.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(last.exitValue()).as(new String(last.getInputStream().readAllBytes())).isZero();
 
@@ -93,6 +102,36 @@ class KillRecoveryTest {
         }
         assertThat(rows).isEqualTo((long) batches * InsertWorker.ROWS_PER_BATCH);
         assertThat(seen.cardinality()).isEqualTo(batches * InsertWorker.ROWS_PER_BATCH);
+    }
+
+    /**
+     * Waits until the journal reaches batch {@code next} (that many batches committed), failing
+     * when the writer exits first or journals nothing new for 120 s (a loaded machine is slow, not
+     * stuck).
+     */
+    private static void awaitJournal(Path journal, int next, Process writer) throws Exception {
+        int seen = nextBatch(journal);
+        long lastProgress = System.nanoTime();
+        while (seen < next) {
+            assertThat(writer.isAlive() || nextBatch(journal) >= next)
+                    .as(
+                            "the writer exited at batch %d before batch %d: %s",
+                            seen,
+                            next,
+                            writer.isAlive()
+                                    ? ""
+                                    : new String(writer.getInputStream().readAllBytes()))
+                    .isTrue();
+            assertThat(System.nanoTime() - lastProgress)
+                    .as("no batch journaled for 120 s (at batch %d)", seen)
+                    .isLessThan(TimeUnit.SECONDS.toNanos(120));
+            writer.waitFor(20, TimeUnit.MILLISECONDS);
+            int now = nextBatch(journal);
+            if (now > seen) {
+                seen = now;
+                lastProgress = System.nanoTime();
+            }
+        }
     }
 
     private static int nextBatch(Path journal) throws Exception {
