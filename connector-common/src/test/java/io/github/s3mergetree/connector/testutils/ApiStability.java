@@ -6,6 +6,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.annotation.Experimental;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
@@ -38,6 +40,13 @@ public final class ApiStability {
      * class directory (not from jars: each module checks its own types).
      */
     public static JavaClasses mainClasses(String rootPackage) {
+        return MAIN_CLASSES.computeIfAbsent(rootPackage, ApiStability::importMainClasses);
+    }
+
+    /** Imports are slow (a class-path scan): each package is imported once per test JVM. */
+    private static final Map<String, JavaClasses> MAIN_CLASSES = new ConcurrentHashMap<>();
+
+    private static JavaClasses importMainClasses(String rootPackage) {
         JavaClasses classes =
                 new ClassFileImporter()
                         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -5,7 +5,7 @@ import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.objectstore.RetryableStoreException;
 import io.github.s3mergetree.objectstore.StoreAccessProblems;
-import io.github.s3mergetree.source.s3.s3.GlobPattern;
+import io.github.s3mergetree.source.s3.objects.GlobPattern;
 import java.io.IOException;
 import java.util.List;
 import org.apache.flink.annotation.Internal;

@@ -2,8 +2,8 @@ package io.github.s3mergetree.source.s3;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.testutils.ParquetFiles;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;
 import java.nio.file.Files;

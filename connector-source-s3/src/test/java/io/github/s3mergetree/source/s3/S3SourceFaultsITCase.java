@@ -3,10 +3,10 @@ package io.github.s3mergetree.source.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.testutils.FaultInjectingProxy;
 import io.github.s3mergetree.source.s3.testutils.ParquetFiles;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;

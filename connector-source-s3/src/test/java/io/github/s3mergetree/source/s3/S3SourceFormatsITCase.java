@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
-import io.github.s3mergetree.source.s3.format.ArrowBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.TextBlockFormat;
+import io.github.s3mergetree.source.s3.format.arrow.ArrowBlockFormat;
+import io.github.s3mergetree.source.s3.format.text.TextBlockFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;
 import java.nio.charset.StandardCharsets;

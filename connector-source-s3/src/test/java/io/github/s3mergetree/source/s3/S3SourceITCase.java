@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.LongColumn;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.ParquetFiles;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.source.s3.enumerator.FailedObjectsReport;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.TextBlockFormat;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
+import io.github.s3mergetree.source.s3.format.text.TextBlockFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.FailedObjects;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;

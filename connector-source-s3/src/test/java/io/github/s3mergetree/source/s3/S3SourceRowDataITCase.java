@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
-import io.github.s3mergetree.source.s3.format.BlockTypeInfo;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.table.BlockRows;
+import io.github.s3mergetree.source.s3.format.typeinfo.BlockTypeInfo;
+import io.github.s3mergetree.source.s3.rowdata.BlockRows;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;

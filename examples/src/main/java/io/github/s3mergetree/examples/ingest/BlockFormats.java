@@ -2,7 +2,7 @@ package io.github.s3mergetree.examples.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
-import io.github.s3mergetree.source.s3.format.S3ObjectFormats;
+import io.github.s3mergetree.source.s3.S3ObjectFormats;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 
 /** The source formats by their ClickHouse names: {@link S3ObjectFormats} of the source. */

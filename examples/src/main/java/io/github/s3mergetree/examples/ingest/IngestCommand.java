@@ -20,7 +20,7 @@ import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.source.s3.S3Source;
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.PrintStream;

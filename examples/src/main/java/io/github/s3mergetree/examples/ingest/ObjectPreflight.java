@@ -7,8 +7,8 @@ import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import io.github.s3mergetree.source.s3.s3.ObjectLister;
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.objects.ObjectLister;
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
 import java.io.IOException;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.github.s3mergetree.examples.ingest;
 
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;

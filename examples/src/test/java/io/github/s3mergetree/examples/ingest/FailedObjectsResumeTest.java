@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import io.github.s3mergetree.source.s3.enumerator.SplitPlanner;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.TextBlockFormat;
+import io.github.s3mergetree.source.s3.format.text.TextBlockFormat;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.util.List;
 import java.util.Map;

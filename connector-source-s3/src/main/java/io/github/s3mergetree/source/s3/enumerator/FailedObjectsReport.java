@@ -1,5 +1,9 @@
 package io.github.s3mergetree.source.s3.enumerator;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,10 +18,6 @@ import java.util.function.Function;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The parked objects of a source ({@code s3.failed-objects = PARK}), as the enumerator writes them

@@ -2,6 +2,8 @@ package io.github.s3mergetree.source.s3.format;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 
 /**
  * A split reader's pool of download arrays: the arrays that whole small objects are prefetched into
@@ -19,7 +21,8 @@ import java.util.List;
  * eighth of their power of two) so that objects of similar sizes share them. Thread-safe: arrays
  * are taken on download threads and given back on the fetcher's.
  */
-final class DownloadBuffers {
+@Internal
+public final class DownloadBuffers {
     private static final int MIN_ROUNDING = 64 * 1024;
 
     private final long maxRetainedBytes;
@@ -74,7 +77,8 @@ final class DownloadBuffers {
     }
 
     /** How many times {@link #take} returned a given-back array. */
-    synchronized long reuses() {
+    @VisibleForTesting
+    public synchronized long reuses() {
         return reuses;
     }
 
@@ -82,16 +86,18 @@ final class DownloadBuffers {
      * Tests: overwrite every array given back, so that a reader still reading one after giving it
      * back decodes garbage instead of the right values by luck.
      */
-    synchronized void poisonGivenArrays() {
+    @VisibleForTesting
+    public synchronized void poisonGivenArrays() {
         poisonGiven = true;
     }
 
     /** Bytes kept in free arrays. */
-    synchronized long retainedBytes() {
+    @VisibleForTesting
+    public synchronized long retainedBytes() {
         return retainedBytes;
     }
 
-    static int roundUp(int length) {
+    public static int roundUp(int length) {
         if (length <= MIN_ROUNDING) {
             return length;
         }

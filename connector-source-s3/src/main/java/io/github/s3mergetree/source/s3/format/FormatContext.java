@@ -1,8 +1,8 @@
 package io.github.s3mergetree.source.s3.format;
 
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.objects.ObjectReader;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import io.github.s3mergetree.source.s3.s3.ObjectReader;
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -92,7 +94,9 @@ public final class FormatContext {
     }
 
     /** Registers bytes {@code [start, end)} of the split's object being downloaded in advance. */
-    void registerPrefetch(S3ObjectSplit split, long start, long end, Future<ObjectBytes> bytes) {
+    @Internal
+    public void registerPrefetch(
+            S3ObjectSplit split, long start, long end, Future<ObjectBytes> bytes) {
         prefetched.put(prefetchKey(split, start, end), bytes);
     }
 
@@ -160,7 +164,8 @@ public final class FormatContext {
      * Bytes {@code [start, end)} of the split's object in an array of this context's pool (or of a
      * prefetch); the caller gives it back with {@link #release} once nothing reads it.
      */
-    ObjectBytes readPooled(S3ObjectSplit split, long start, long end) throws IOException {
+    @Internal
+    public ObjectBytes readPooled(S3ObjectSplit split, long start, long end) throws IOException {
         ObjectBytes b = fromPrefetch(split, start, end);
         return b != null ? b : downloadPooled(split, start, end);
     }
@@ -196,14 +201,16 @@ public final class FormatContext {
     }
 
     /** Gives an array of {@link #readPooled} back to the pool: nothing may read it afterwards. */
-    void release(ObjectBytes bytes) {
+    @Internal
+    public void release(ObjectBytes bytes) {
         if (bytes != null && bytes.pooled()) {
             buffers.give(bytes.array());
         }
     }
 
     /** The pool of download arrays (for tests). */
-    DownloadBuffers buffers() {
+    @VisibleForTesting
+    public DownloadBuffers buffers() {
         return buffers;
     }
 
@@ -212,7 +219,8 @@ public final class FormatContext {
      * null; taken, so a second call gives null. For readers that serve all their reads from one
      * array, such as Parquet's footer and column chunks.
      */
-    ObjectBytes takePrefetchedObject(S3ObjectSplit split) throws IOException {
+    @Internal
+    public ObjectBytes takePrefetchedObject(S3ObjectSplit split) throws IOException {
         Future<ObjectBytes> f = prefetched.remove(prefetchKey(split, 0, split.objectSize()));
         return f == null ? null : await(split, f);
     }

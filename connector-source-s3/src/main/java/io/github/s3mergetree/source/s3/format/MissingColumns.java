@@ -1,6 +1,6 @@
 package io.github.s3mergetree.source.s3.format;
 
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.source.s3.format;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Bytes of an object range held in memory: the first {@code length} bytes of {@code array}, which
@@ -10,8 +11,9 @@ import java.util.Arrays;
  * @param length the range's length
  * @param pooled whether {@code array} came from (and may go back to) the context's pool
  */
-record ObjectBytes(byte[] array, int length, boolean pooled) {
-    ObjectBytes {
+@Internal
+public record ObjectBytes(byte[] array, int length, boolean pooled) {
+    public ObjectBytes {
         if (length < 0 || length > array.length) {
             throw new IllegalArgumentException(
                     "length " + length + " outside an array of " + array.length + " bytes");
@@ -19,7 +21,7 @@ record ObjectBytes(byte[] array, int length, boolean pooled) {
     }
 
     /** An exact array, not from a pool. */
-    static ObjectBytes of(byte[] exact) {
+    public static ObjectBytes of(byte[] exact) {
         return new ObjectBytes(exact, exact.length, false);
     }
 

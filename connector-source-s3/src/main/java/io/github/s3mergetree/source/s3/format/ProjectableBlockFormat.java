@@ -1,6 +1,7 @@
 package io.github.s3mergetree.source.s3.format;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.source.s3.format.hive.HivePartitionedBlockFormat;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
-import io.github.s3mergetree.source.s3.format.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
+import io.github.s3mergetree.source.s3.objects.GlobPattern;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions.DiscoveryMode;
-import io.github.s3mergetree.source.s3.s3.GlobPattern;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.nio.file.Files;
 import java.nio.file.Path;

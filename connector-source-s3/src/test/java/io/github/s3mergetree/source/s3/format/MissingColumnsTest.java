@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.format.arrow.ArrowBlockFormat;
+import io.github.s3mergetree.source.s3.format.nativeformat.NativeBlockFormat;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetFromClickHouseTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.io.IOException;
@@ -18,16 +19,16 @@ import org.apache.flink.configuration.Configuration;
  * A local file read by one of our formats and by chDB, compared as RowBinary: the differential
  * check of the format tests ({@code SELECT * FROM file(f, format, structure)} in file order).
  */
-final class ReadAsClickHouse {
+public final class ReadAsClickHouse {
     private ReadAsClickHouse() {}
 
     /** chDB's RowBinary of a file, rows in file order; a refusal is a {@link RuntimeException}. */
-    static byte[] clickHouse(ChDb ch, Path file, String format, String structure) {
+    public static byte[] clickHouse(ChDb ch, Path file, String format, String structure) {
         return ch.readFileAsRowBinary(file, format, structure, "");
     }
 
     /** Our blocks of a file (small blocks: block borders inside pages and batches). */
-    static List<Block> ours(Path file, String format, String structure) throws IOException {
+    public static List<Block> ours(Path file, String format, String structure) throws IOException {
         Configuration conf = new Configuration();
         conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 1000);
         try (FormatTesting t =
@@ -45,7 +46,8 @@ final class ReadAsClickHouse {
     }
 
     /** Our reading of the file equals chDB's, byte for byte; returns the rows. */
-    static long assertSame(ChDb ch, Path file, String format, String structure) throws IOException {
+    public static long assertSame(ChDb ch, Path file, String format, String structure)
+            throws IOException {
         byte[] theirs = clickHouse(ch, file, format, structure);
         List<Block> blocks = ours(file, format, structure);
         byte[] mine = rowBinary(blocks);
@@ -66,14 +68,14 @@ final class ReadAsClickHouse {
      * The rows {@code format} reads from the whole object {@code key} through {@code t}, in
      * RowBinary.
      */
-    static byte[] rowBinary(FormatTesting t, S3ObjectFormat<Block> format, String key)
+    public static byte[] rowBinary(FormatTesting t, S3ObjectFormat<Block> format, String key)
             throws IOException {
         List<Block> blocks = new ArrayList<>();
         t.readAll(format, t.wholeSplit(key)).forEach(r -> blocks.add(r.record()));
         return rowBinary(blocks);
     }
 
-    static byte[] rowBinary(List<Block> blocks) {
+    public static byte[] rowBinary(List<Block> blocks) {
         io.github.s3mergetree.engine.io.ByteArraySink out =
                 new io.github.s3mergetree.engine.io.ByteArraySink();
         for (Block b : blocks) {

@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.format.arrow.ArrowBlockFormat;
+import io.github.s3mergetree.source.s3.format.arrow.ArrowFromClickHouseTest;
+import io.github.s3mergetree.source.s3.format.nativeformat.NativeBlockFormat;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
+import io.github.s3mergetree.source.s3.format.parquet.ParquetFromClickHouseTest;
+import io.github.s3mergetree.source.s3.format.text.TextBlockFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.io.IOException;
@@ -36,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * installs (pyarrow, pandas, duckdb). A missing venv or a failing generator fails this test: the
  * suite is never skipped.
  */
-class RealWorldFilesITCase {
+public class RealWorldFilesITCase {
     @TempDir Path tmp;
 
     /**
@@ -57,9 +63,9 @@ class RealWorldFilesITCase {
                     "pyarrow-stream-truncated.arrows",
                     List.of("record batch"));
 
-    record Case(String file, String format, String structure, String note) {}
+    public record Case(String file, String format, String structure, String note) {}
 
-    enum Outcome {
+    public enum Outcome {
         SAME,
         BOTH_REFUSE,
         DIFFERENT,
@@ -67,7 +73,7 @@ class RealWorldFilesITCase {
         ONLY_WE_READ
     }
 
-    record Result(Case c, Outcome outcome, long rows, String detail) {}
+    public record Result(Case c, Outcome outcome, long rows, String detail) {}
 
     static Path repositoryRoot() {
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
@@ -80,7 +86,7 @@ class RealWorldFilesITCase {
     }
 
     /** Runs the generator into {@code out}; fails loudly when it cannot run. */
-    static List<Case> generate(Path out) throws Exception {
+    public static List<Case> generate(Path out) throws Exception {
         return generate("generate.py", out);
     }
 
@@ -88,7 +94,7 @@ class RealWorldFilesITCase {
      * Runs the generator {@code tools/realworld/<script>} into {@code out} and returns its
      * manifest; fails loudly when it cannot run.
      */
-    static List<Case> generate(String script, Path out) throws Exception {
+    public static List<Case> generate(String script, Path out) throws Exception {
         Path root = repositoryRoot();
         Path python =
                 Path.of(
@@ -130,7 +136,7 @@ class RealWorldFilesITCase {
         return cases;
     }
 
-    static S3ObjectFormat<Block> format(String name, TargetSchema schema) {
+    public static S3ObjectFormat<Block> format(String name, TargetSchema schema) {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "parquet" -> new ParquetBlockFormat(schema);
             case "arrow", "arrowstream" ->
@@ -197,7 +203,7 @@ class RealWorldFilesITCase {
     }
 
     /** Reads one file with our reader and with chDB and compares: the outcome, and what differs. */
-    static Result run(Case c, ChDb ch, FormatTesting t, Path files) throws IOException {
+    public static Result run(Case c, ChDb ch, FormatTesting t, Path files) throws IOException {
         byte[] theirs = null;
         String chError = null;
         try {

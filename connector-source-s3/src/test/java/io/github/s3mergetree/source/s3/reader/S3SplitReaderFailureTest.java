@@ -8,7 +8,7 @@ import io.github.s3mergetree.source.s3.format.FormatContext;
 import io.github.s3mergetree.source.s3.format.FormatReader;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import java.io.IOException;
 import java.nio.file.Files;
