@@ -139,7 +139,10 @@ public final class OptionsReference {
                                 .forEach(n -> names.add(className(n)));
                     }
                 } else if (url.getProtocol().equals("jar")) {
-                    try (JarFile jar = ((JarURLConnection) url.openConnection()).getJarFile()) {
+                    JarURLConnection connection = (JarURLConnection) url.openConnection();
+                    // a JarFile of its own: closing a cached one would close it for everyone
+                    connection.setUseCaches(false);
+                    try (JarFile jar = connection.getJarFile()) {
                         for (JarEntry e : (Iterable<JarEntry>) jar.stream()::iterator) {
                             if (e.getName().startsWith(root + "/")
                                     && isOptionsClassFile(e.getName())) {
