@@ -11,8 +11,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Java examples of {@code docs/datastream.md} are the regions of {@link DataStreamDocExample}
- * (which compiles with the tests), verbatim but for the common indentation.
+ * The code shown by the docs is the code: the Java examples of {@code docs/datastream.md} are the
+ * regions of {@link DataStreamDocExample} (which compiles with the tests), verbatim but for the
+ * common indentation, and {@code docs/cli.md} shows what {@code s3-mergetree --help} prints.
  */
 class DocSnippetsTest {
     private static final String EXAMPLE =
@@ -26,10 +27,23 @@ class DocSnippetsTest {
         for (String region : List.of("blocks", "rows")) {
             String snippet = region(source, region);
             assertThat(snippet).as("region %s of %s", region, EXAMPLE).isNotBlank();
-            assertThat(page)
-                    .as("docs/datastream.md holds region '%s' of %s verbatim", region, EXAMPLE)
-                    .contains("```java\n" + snippet + "```\n");
+            String block = "```java\n" + snippet + "```\n";
+            assertThat(page.contains(block))
+                    .as(
+                            "docs/datastream.md holds region '%s' of %s verbatim:%n%s",
+                            region, EXAMPLE, block)
+                    .isTrue();
         }
+    }
+
+    @Test
+    void theCommandPageShowsTheCommandsOwnHelp() throws IOException {
+        Path root = OptionsReference.repositoryRoot();
+        String page = Files.readString(root.resolve("docs/cli.md"), StandardCharsets.UTF_8);
+        String block = "```\n" + OptionsReference.commandHelp().strip() + "\n```\n";
+        assertThat(page.contains(block))
+                .as("docs/cli.md holds what s3-mergetree --help prints now:%n%s", block)
+                .isTrue();
     }
 
     /** The lines between {@code // [START name]} and {@code // [END name]}, dedented. */
