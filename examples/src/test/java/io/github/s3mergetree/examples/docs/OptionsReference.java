@@ -125,6 +125,9 @@ public final class OptionsReference {
             Enumeration<URL> urls = loader.getResources(root);
             while (urls.hasMoreElements()) {
                 URL url = urls.nextElement();
+                if (isTestCode(url)) {
+                    continue; // test classes (this module's, other modules' test jars) are no API
+                }
                 if (url.getProtocol().equals("file")) {
                     Path base = Paths.get(url.toURI());
                     try (Stream<Path> files = Files.walk(base)) {
@@ -169,6 +172,12 @@ public final class OptionsReference {
             }
         }
         return classes;
+    }
+
+    /** Whether a classpath root holds test code: a test-classes directory or a tests jar. */
+    static boolean isTestCode(URL url) {
+        String u = url.toString();
+        return u.contains("/test-classes/") || u.contains("-tests.jar!");
     }
 
     private static boolean isOptionsClassFile(String path) {

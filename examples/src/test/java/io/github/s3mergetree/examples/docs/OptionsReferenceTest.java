@@ -78,6 +78,25 @@ class OptionsReferenceTest {
     }
 
     @Test
+    void testCodeIsNotSearched() throws Exception {
+        assertThat(
+                        OptionsReference.isTestCode(
+                                new java.net.URL(
+                                        "file:/r/examples/target/test-classes/io/github/s3mergetree")))
+                .isTrue();
+        assertThat(
+                        OptionsReference.isTestCode(
+                                new java.net.URL(
+                                        "jar:file:/m2/mergetree-engine-0.1.0-SNAPSHOT-tests.jar!/io/github/s3mergetree")))
+                .isTrue();
+        assertThat(
+                        OptionsReference.isTestCode(
+                                new java.net.URL(
+                                        "file:/r/engine/target/classes/io/github/s3mergetree")))
+                .isFalse();
+    }
+
+    @Test
     void theRepositoryRootHoldsTheCiScript() {
         assertThat(OptionsReference.repositoryRoot().resolve(".ci/run")).isRegularFile();
     }
