@@ -82,8 +82,9 @@ public final class OptionsReference {
                 .append(
                         " or `setSetting(key, value)` (see [datastream.md](datastream.md)), the SQL")
                 .append(" connectors as `WITH` options (see [sql.md](sql.md)), and `s3-mergetree")
-                .append(" ingest` takes those of `S3SourceOptions` and `MergeTreeSinkOptions` as")
-                .append(" `--setting key=value` (see [cli.md](cli.md)). Where an option has a")
+                .append(" ingest` takes those of `S3SourceOptions` and `MergeTreeSinkOptions` it")
+                .append(" does not set from its own flags as `--setting key=value` (see")
+                .append(" [cli.md](cli.md#settings---setting-namevalue)). Where an option has a")
                 .append(" ClickHouse setting's name it has that setting's meaning and default.\n");
         List<String> others = new ArrayList<>();
         for (Class<?> c : classes) {
