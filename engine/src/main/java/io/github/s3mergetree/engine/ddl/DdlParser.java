@@ -411,6 +411,150 @@ public final class DdlParser {
         boolean primaryKey;
     }
 
+    /** A data-skipping index as declared, before its expression is bound to the columns. */
+    private static final class RawIndex {
+        Token indexWord;
+        Token nameToken;
+        ExprParser.Parsed expression;
+        Token typeToken;
+        List<List<Token>> arguments = new ArrayList<>();
+        boolean parentheses;
+        Token granularityToken;
+    }
+
+    /** {@code name expr TYPE type[(args)] [GRANULARITY k]}, after the word INDEX. */
+    private RawIndex skipIndex(Token indexWord) {
+        RawIndex x = new RawIndex();
+        x.indexWord = indexWord;
+        x.nameToken = identifier("an index name");
+        x.expression = expression(COLUMN_AST_DEPTH);
+        expectWord("TYPE");
+        x.typeToken = identifier("an index type");
+        if (peek().type() == Type.OPEN_PAREN) {
+            next();
+            x.parentheses = true;
+            if (peek().type() == Type.CLOSE_PAREN) {
+                next();
+            } else {
+                while (true) {
+                    List<Token> arg = new ArrayList<>();
+                    int depth = 0;
+                    while (true) {
+                        Token k = peek();
+                        if (k.type() == Type.EOF) {
+                            throw unexpected(k, "')' after the index type's arguments");
+                        }
+                        if (depth == 0
+                                && (k.type() == Type.COMMA || k.type() == Type.CLOSE_PAREN)) {
+                            break;
+                        }
+                        if (k.type() == Type.OPEN_PAREN) {
+                            depth++;
+                        } else if (k.type() == Type.CLOSE_PAREN) {
+                            depth--;
+                        }
+                        arg.add(next());
+                    }
+                    if (arg.isEmpty()) {
+                        throw unexpected(peek(), "an index type argument");
+                    }
+                    x.arguments.add(arg);
+                    if (next().type() == Type.CLOSE_PAREN) {
+                        break;
+                    }
+                }
+            }
+        }
+        if (peek().isWord("GRANULARITY")) {
+            next();
+            x.granularityToken = peek();
+            if (x.granularityToken.type() == Type.MINUS) {
+                next();
+                Token n = expect(Type.NUMBER, "a number after GRANULARITY");
+                throw error("Index GRANULARITY must be a positive integer.", n.start());
+            }
+            expect(Type.NUMBER, "a number after GRANULARITY");
+        }
+        return x;
+    }
+
+    /**
+     * Binds every index expression to the stored columns and checks the index as ClickHouse's
+     * {@code IndicesDescription} and index validators do ({@link SkipIndexTypes}).
+     */
+    private List<SkipIndexDefinition> skipIndexes(
+            List<RawIndex> raw, Map<String, DataType> columns) {
+        List<SkipIndexDefinition> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (RawIndex x : raw) {
+            String name = x.nameToken.text();
+            if (!names.add(name)) {
+                throw error(
+                        "Duplicated index name "
+                                + name
+                                + " is not allowed. Please use a different index name.",
+                        x.nameToken.start());
+            }
+            int granularity = 1;
+            if (x.granularityToken != null) {
+                long g;
+                try {
+                    g = Long.parseLong(x.granularityToken.text());
+                } catch (NumberFormatException e) {
+                    g = -1;
+                }
+                if (g <= 0 || g > Integer.MAX_VALUE) {
+                    throw error(
+                            "Index GRANULARITY must be a positive integer.",
+                            x.granularityToken.start());
+                }
+                granularity = (int) g;
+            }
+            KeyExpression expression = bindKey(x.expression, columns, false);
+            List<String> arguments = new ArrayList<>();
+            for (List<Token> arg : x.arguments) {
+                arguments.add(literalArgument(arg));
+            }
+            SkipIndexDefinition d =
+                    new SkipIndexDefinition(
+                            name,
+                            expression,
+                            x.typeToken.text(),
+                            arguments,
+                            x.parentheses,
+                            granularity);
+            try {
+                SkipIndexTypes.validate(d);
+            } catch (SkipIndexTypes.Refusal r) {
+                if (r.unsupported()) {
+                    throw unsupported("INDEX", r.getMessage(), x.indexWord.start());
+                }
+                throw error(r.getMessage(), x.typeToken.start());
+            }
+            out.add(d);
+        }
+        return out;
+    }
+
+    /**
+     * An index type argument as its SQL text: a number (with its sign) or a quoted string; anything
+     * else as written (the type's validation refuses what it does not take).
+     */
+    private String literalArgument(List<Token> arg) {
+        if (arg.size() == 1 && arg.get(0).type() == Type.NUMBER) {
+            return arg.get(0).text();
+        }
+        if (arg.size() == 2
+                && arg.get(0).type() == Type.MINUS
+                && arg.get(1).type() == Type.NUMBER) {
+            return "-" + arg.get(1).text();
+        }
+        if (arg.size() == 1 && arg.get(0).type() == Type.STRING) {
+            return SqlLexer.quoteString(arg.get(0).text());
+        }
+        return text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
+    }
+
     private TableSchema statement() {
         Token create = peek();
         if (create.isWord("ATTACH")) {
@@ -456,6 +600,7 @@ public final class DdlParser {
         }
         expect(Type.OPEN_PAREN, "'(' and the column list");
         List<RawColumn> raw = new ArrayList<>();
+        List<RawIndex> rawIndexes = new ArrayList<>();
         ExprParser.Parsed tablePrimaryKey = null;
         int tablePrimaryKeyAt = -1;
         do {
@@ -468,8 +613,8 @@ public final class DdlParser {
                 tablePrimaryKeyAt = e.start();
                 tablePrimaryKey = expression(COLUMN_AST_DEPTH);
             } else if (isElement("INDEX")) {
-                throw unsupported(
-                        "INDEX", "Secondary indexes (INDEX) are not supported", e.start());
+                next();
+                rawIndexes.add(skipIndex(e));
             } else if (isElement("PROJECTION")) {
                 throw unsupported(
                         "PROJECTION", "Projections (PROJECTION) are not supported", e.start());
@@ -582,6 +727,7 @@ public final class DdlParser {
                 database,
                 name,
                 raw,
+                rawIndexes,
                 tablePrimaryKey,
                 tablePrimaryKeyAt,
                 engineName,
@@ -925,6 +1071,7 @@ public final class DdlParser {
             String database,
             String name,
             List<RawColumn> raw,
+            List<RawIndex> rawIndexes,
             ExprParser.Parsed tablePrimaryKey,
             int tablePrimaryKeyAt,
             Token engineName,
@@ -1098,10 +1245,12 @@ public final class DdlParser {
         }
 
         EngineDefinition engine = engine(engineName, engineParens, engineArgs, columns, sortingKey);
+        List<SkipIndexDefinition> indexes = skipIndexes(rawIndexes, keyColumns);
         return new TableSchema(
                 database,
                 name,
                 columns,
+                indexes,
                 engine,
                 partitionKey,
                 sortingKey,

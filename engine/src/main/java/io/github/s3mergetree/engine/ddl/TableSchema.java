@@ -25,6 +25,7 @@ public final class TableSchema {
     private final String database;
     private final String name;
     private final List<ColumnDefinition> columns;
+    private final List<SkipIndexDefinition> skipIndexes;
     private final EngineDefinition engine;
     private final KeyExpression partitionKey;
     private final KeyExpression sortingKey;
@@ -36,6 +37,7 @@ public final class TableSchema {
             String database,
             String name,
             List<ColumnDefinition> columns,
+            List<SkipIndexDefinition> skipIndexes,
             EngineDefinition engine,
             KeyExpression partitionKey,
             KeyExpression sortingKey,
@@ -45,6 +47,7 @@ public final class TableSchema {
         this.database = database;
         this.name = Objects.requireNonNull(name);
         this.columns = List.copyOf(columns);
+        this.skipIndexes = List.copyOf(skipIndexes);
         this.engine = Objects.requireNonNull(engine);
         this.partitionKey = Objects.requireNonNull(partitionKey);
         this.sortingKey = Objects.requireNonNull(sortingKey);
@@ -116,6 +119,11 @@ public final class TableSchema {
         return Collections.unmodifiableMap(m);
     }
 
+    /** The data-skipping indexes ({@code INDEX ... TYPE ...}), in declaration order. */
+    public List<SkipIndexDefinition> skipIndexes() {
+        return skipIndexes;
+    }
+
     public EngineDefinition engine() {
         return engine;
     }
@@ -173,7 +181,11 @@ public final class TableSchema {
         b.append("\n(\n");
         for (int i = 0; i < columns.size(); i++) {
             b.append("    ").append(columns.get(i).toSql());
-            b.append(i + 1 < columns.size() ? ",\n" : "\n");
+            b.append(i + 1 < columns.size() || !skipIndexes.isEmpty() ? ",\n" : "\n");
+        }
+        for (int i = 0; i < skipIndexes.size(); i++) {
+            b.append("    ").append(skipIndexes.get(i).toSql());
+            b.append(i + 1 < skipIndexes.size() ? ",\n" : "\n");
         }
         b.append(")\nENGINE = ").append(engine.toSql());
         if (!partitionKey.isEmpty()) {
@@ -207,6 +219,7 @@ public final class TableSchema {
                 && Objects.equals(t.database, database)
                 && t.name.equals(name)
                 && t.columns.equals(columns)
+                && t.skipIndexes.equals(skipIndexes)
                 && t.engine.equals(engine)
                 && t.partitionKey.equals(partitionKey)
                 && t.sortingKey.equals(sortingKey)
@@ -221,6 +234,7 @@ public final class TableSchema {
                 database,
                 name,
                 columns,
+                skipIndexes,
                 engine,
                 partitionKey,
                 sortingKey,

@@ -2,6 +2,7 @@ package io.github.s3mergetree.engine.merge;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.index.SkipIndex;
 import io.github.s3mergetree.engine.part.PartBlockReader;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriter;
@@ -14,8 +15,10 @@ import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -150,9 +153,15 @@ public final class PartMerger {
                                 + spec.columnTypes());
             }
         }
+        // the sorting key's columns and, as the part writer builds the skip indexes from the
+        // first phase's blocks, the columns the indexes read
+        Set<String> mergingSet = new HashSet<>(spec.sortingKey().requiredColumns());
+        for (SkipIndex index : writer.options().skipIndexes()) {
+            mergingSet.addAll(index.requiredColumns());
+        }
         List<String> merging = new ArrayList<>();
         for (String c : spec.columnNames()) {
-            if (spec.sortingKey().requiredColumns().contains(c)) {
+            if (mergingSet.contains(c)) {
                 merging.add(c);
             }
         }

@@ -55,6 +55,11 @@ public final class PartWriter {
         this.options = options;
     }
 
+    /** The options parts are written with (granularity, codecs, skip indexes). */
+    public PartWriterOptions options() {
+        return options;
+    }
+
     /** What to write. */
     public record Input(
             Block block,
@@ -139,6 +144,7 @@ public final class PartWriter {
         private final List<BulkSerialization> serializations = new ArrayList<>();
         private final List<List<StreamWriter>> columnStreams = new ArrayList<>();
         private final Map<String, StreamWriter> byName = new LinkedHashMap<>();
+        private SkipIndexWriter skipIndexes;
         private final ByteArraySink primaryIndex = new ByteArraySink(1024);
         private final List<DataType> pkTypes;
         private final List<String> pkNames;
@@ -215,6 +221,7 @@ public final class PartWriter {
                 for (BulkSerialization s : serializations) {
                     s.writePrefix(byName::get);
                 }
+                skipIndexes = new SkipIndexWriter(options.skipIndexes(), store, dir, options);
             } catch (IOException | RuntimeException e) {
                 close();
                 throw e;
@@ -295,6 +302,7 @@ public final class PartWriter {
                     serialization.serialize(column, from, from + g, byName::get);
                 }
             }
+            skipIndexes.write(block, count, perGranule);
             for (int from = 0; from < count; from += perGranule) {
                 int g = Math.min(perGranule, count - from);
                 if (!pkTypes.isEmpty()) {
@@ -446,11 +454,17 @@ public final class PartWriter {
                 }
             }
             closeAll(byName.values());
+            skipIndexes.finish();
             closed = true;
             Checksums checksums = new Checksums();
             String marksExt = options.adaptive() ? ".mrk2" : ".mrk";
             for (StreamWriter w : byName.values()) {
                 checksums.add(w.name() + ".bin", w.checksum());
+                writeListed(w.name() + marksExt, w.marks().toByteArray(), checksums);
+            }
+            for (int i = 0; i < skipIndexes.streams().size(); i++) {
+                StreamWriter w = skipIndexes.streams().get(i);
+                checksums.add(skipIndexes.dataFileName(i), w.checksum());
                 writeListed(w.name() + marksExt, w.marks().toByteArray(), checksums);
             }
             if (!pkTypes.isEmpty()) {
@@ -504,6 +518,9 @@ public final class PartWriter {
                 closed = true;
                 for (StreamWriter w : byName.values()) {
                     w.abort();
+                }
+                if (skipIndexes != null) {
+                    skipIndexes.abort();
                 }
             }
         }

@@ -2,6 +2,8 @@ package io.github.s3mergetree.engine.part;
 
 import io.github.s3mergetree.engine.compress.CompressionCodec;
 import io.github.s3mergetree.engine.compress.CompressionCodecs;
+import io.github.s3mergetree.engine.index.SkipIndex;
+import java.util.List;
 
 /**
  * How parts are laid out on disk, by ClickHouse's MergeTree setting names.
@@ -18,6 +20,8 @@ import io.github.s3mergetree.engine.compress.CompressionCodecs;
  * @param shareNestedOffsets {@code share_nested_offsets} (true): Array and Map columns with dotted
  *     names ({@code n.a}, {@code n.b}) share one stream of outer sizes per prefix ({@code
  *     n.size0}), as ClickHouse's Nested columns do; false gives each its own ({@code n%2Ea.size0})
+ * @param skipIndexes the table's data-skipping indexes, written into every part ({@code
+ *     skp_idx_<name>.idx}/{@code .idx2} and marks)
  */
 public record PartWriterOptions(
         int indexGranularity,
@@ -26,7 +30,28 @@ public record PartWriterOptions(
         int maxCompressBlockSize,
         CompressionCodec defaultCodec,
         boolean fsync,
-        boolean shareNestedOffsets) {
+        boolean shareNestedOffsets,
+        List<SkipIndex> skipIndexes) {
+
+    /** Options without skip indexes. */
+    public PartWriterOptions(
+            int indexGranularity,
+            long indexGranularityBytes,
+            int minCompressBlockSize,
+            int maxCompressBlockSize,
+            CompressionCodec defaultCodec,
+            boolean fsync,
+            boolean shareNestedOffsets) {
+        this(
+                indexGranularity,
+                indexGranularityBytes,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                defaultCodec,
+                fsync,
+                shareNestedOffsets,
+                List.of());
+    }
 
     /** Options with {@code share_nested_offsets = 1}, ClickHouse's default. */
     public PartWriterOptions(
@@ -47,6 +72,7 @@ public record PartWriterOptions(
     }
 
     public PartWriterOptions {
+        skipIndexes = List.copyOf(skipIndexes);
         if (indexGranularity <= 0) {
             throw new IllegalArgumentException(
                     "index_granularity must be positive, got " + indexGranularity);
@@ -83,7 +109,8 @@ public record PartWriterOptions(
                 maxCompressBlockSize,
                 defaultCodec,
                 fsync,
-                shareNestedOffsets);
+                shareNestedOffsets,
+                skipIndexes);
     }
 
     public PartWriterOptions withFsync(boolean value) {
@@ -94,7 +121,8 @@ public record PartWriterOptions(
                 maxCompressBlockSize,
                 defaultCodec,
                 value,
-                shareNestedOffsets);
+                shareNestedOffsets,
+                skipIndexes);
     }
 
     /** These options with {@code share_nested_offsets} = {@code value}. */
@@ -106,6 +134,20 @@ public record PartWriterOptions(
                 maxCompressBlockSize,
                 defaultCodec,
                 fsync,
+                value,
+                skipIndexes);
+    }
+
+    /** These options with the table's data-skipping indexes. */
+    public PartWriterOptions withSkipIndexes(List<SkipIndex> value) {
+        return new PartWriterOptions(
+                indexGranularity,
+                indexGranularityBytes,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                defaultCodec,
+                fsync,
+                shareNestedOffsets,
                 value);
     }
 }

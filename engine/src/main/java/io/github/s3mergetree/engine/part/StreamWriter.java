@@ -32,8 +32,32 @@ final class StreamWriter implements ByteSink, AutoCloseable {
             boolean adaptive,
             boolean durable)
             throws IOException {
+        this(
+                store,
+                dir,
+                name,
+                ".bin",
+                codec,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                adaptive,
+                durable);
+    }
+
+    /** A stream whose data file is {@code name + dataExtension} ({@code .idx} of skip indexes). */
+    StreamWriter(
+            TableStore store,
+            String dir,
+            String name,
+            String dataExtension,
+            CompressionCodec codec,
+            int minCompressBlockSize,
+            int maxCompressBlockSize,
+            boolean adaptive,
+            boolean durable)
+            throws IOException {
         this.name = name;
-        this.file = store.create(dir + "/" + name + ".bin", durable);
+        this.file = store.create(dir + "/" + name + dataExtension, durable);
         this.data = new CompressedBlockWriter(file, codec, maxCompressBlockSize);
         this.minCompressBlockSize = minCompressBlockSize;
         this.adaptive = adaptive;

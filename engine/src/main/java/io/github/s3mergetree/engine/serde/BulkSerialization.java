@@ -27,6 +27,18 @@ public abstract class BulkSerialization {
     }
 
     /**
+     * The serialization of the values of a set index granule (ClickHouse's {@code
+     * MergeTreeIndexGranuleSet::serializeBinary}): a LowCardinality column's granules are flagged
+     * {@code NeedUpdateDictionary}; other types are serialized as in a part's column streams.
+     */
+    public static BulkSerialization forIndexGranule(DataType type) {
+        if (type instanceof LowCardinalityType lc) {
+            return new LowCardinalitySerialization(lc, "x", true);
+        }
+        return forColumn("x", type);
+    }
+
+    /**
      * The serialization of a column of a part that declares, in {@code serialization.json}, the
      * 26.x String layout "with size stream" ({@code types_serialization_versions.string = 1}): a
      * {@code .size} stream of UInt64 lengths beside the bytes, also for Strings nested in Nullable,

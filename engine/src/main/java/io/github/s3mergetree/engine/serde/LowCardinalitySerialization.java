@@ -35,7 +35,21 @@ final class LowCardinalitySerialization extends BulkSerialization {
     private int[] indexes = new int[1024];
     private byte[] indexBytes = new byte[4096];
 
+    /** Whether each granule's flags also say NeedUpdateDictionary (a set index's granules). */
+    private final boolean flagDictionaryUpdate;
+
     LowCardinalitySerialization(LowCardinalityType type, String base) {
+        this(type, base, false);
+    }
+
+    /**
+     * As ClickHouse serializes a LowCardinality column outside a part's column streams (a set index
+     * granule, {@code low_cardinality_max_dictionary_size = 0}): the same keys and indexes, flagged
+     * {@code NeedUpdateDictionary} when {@code flagDictionaryUpdate}.
+     */
+    LowCardinalitySerialization(
+            LowCardinalityType type, String base, boolean flagDictionaryUpdate) {
+        this.flagDictionaryUpdate = flagDictionaryUpdate;
         this.dictStream = base + ".dict";
         this.indexStream = base;
         this.nullable = type.nested() instanceof NullableType;
@@ -76,7 +90,10 @@ final class LowCardinalitySerialization extends BulkSerialization {
         int widthCode = keys <= 0x100 ? 0 : keys <= 0x10000 ? 1 : 2;
         int width = 1 << widthCode;
         ByteSink out = sinks.sink(indexStream);
-        out.writeLongLE(HAS_ADDITIONAL_KEYS | widthCode);
+        out.writeLongLE(
+                HAS_ADDITIONAL_KEYS
+                        | (flagDictionaryUpdate ? NEED_UPDATE_DICTIONARY : 0)
+                        | widthCode);
         out.writeLongLE(keys);
         // single-value binary keys of String/FixedString/numbers equal their bulk (classic) form
         out.write(dictionary.blob().buffer(), 0, dictionary.blob().size());

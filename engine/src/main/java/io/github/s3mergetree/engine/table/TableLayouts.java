@@ -5,8 +5,10 @@ import io.github.s3mergetree.engine.compress.CompressionCodecs;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;
 import io.github.s3mergetree.engine.ddl.EngineDefinition;
 import io.github.s3mergetree.engine.ddl.MergeTreeSettings;
+import io.github.s3mergetree.engine.ddl.SkipIndexDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.expr.EvaluationContext;
+import io.github.s3mergetree.engine.index.SkipIndex;
 import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartWriter;
@@ -71,6 +73,11 @@ public final class TableLayouts {
                         s.getBoolean("fsync_after_insert", false)
                                 || s.getBoolean("fsync_part_directory", false),
                         s.getBoolean("share_nested_offsets", true));
+        List<SkipIndex> skipIndexes = new ArrayList<>();
+        for (SkipIndexDefinition d : schema.skipIndexes()) {
+            skipIndexes.add(SkipIndex.of(d, evaluation));
+        }
+        format = format.withSkipIndexes(skipIndexes);
         try {
             // the streams of every column: a file name two columns would write is refused now
             PartWriter.columnSerializations(names, types, format);

@@ -562,8 +562,8 @@ class DdlParserTest {
     void refusesWhatItCannotHonour() {
         String[][] cases = {
             {
-                "CREATE TABLE t (a UInt32, INDEX i a TYPE minmax GRANULARITY 1) ENGINE = MergeTree"
-                        + " ORDER BY a",
+                "CREATE TABLE t (a UInt32, INDEX i a TYPE bloom_filter GRANULARITY 1) ENGINE ="
+                        + " MergeTree ORDER BY a",
                 "INDEX",
                 "1:27"
             },

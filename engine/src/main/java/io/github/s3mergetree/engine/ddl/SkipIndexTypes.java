@@ -1,0 +1,168 @@
+package io.github.s3mergetree.engine.ddl;
+
+import io.github.s3mergetree.engine.types.ArrayType;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.TypeKind;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The checks ClickHouse's {@code MergeTreeIndexFactory} validators make of a data-skipping index at
+ * CREATE TABLE (type name, argument count and values, column types), with ClickHouse's messages,
+ * and the refusal of the types this engine does not write.
+ *
+ * <p>Why a class of its own: the parser only knows the syntax; which types exist, which arguments
+ * they take and which of them the part writer implements is one table of rules, kept here.
+ */
+final class SkipIndexTypes {
+    private SkipIndexTypes() {}
+
+    /** The index types this engine writes into parts. */
+    static final Set<String> WRITTEN = Set.of("minmax", "set");
+
+    /** ClickHouse 26.x's index types, in the order of its "Available index types" message. */
+    private static final List<String> KNOWN =
+            List.of(
+                    "hypothesis",
+                    "text",
+                    "vector_similarity",
+                    "bloom_filter",
+                    "sparse_grams",
+                    "tokenbf_v1",
+                    "ngrambf_v1",
+                    "set",
+                    "minmax");
+
+    /** A refused index: ClickHouse's refusal, or ({@link #unsupported}) this engine's. */
+    static final class Refusal extends RuntimeException {
+        private final boolean unsupported;
+
+        Refusal(String message, boolean unsupported) {
+            super(message);
+            this.unsupported = unsupported;
+        }
+
+        boolean unsupported() {
+            return unsupported;
+        }
+    }
+
+    /**
+     * Checks {@code index} as ClickHouse does, then refuses the types not written here.
+     *
+     * @throws Refusal with ClickHouse's message, or naming the index and its unsupported type
+     */
+    static void validate(SkipIndexDefinition index) {
+        String type = index.type();
+        List<String> args = index.arguments();
+        switch (type) {
+            case "minmax":
+                break;
+            case "set":
+                if (args.size() != 1) {
+                    throw clickHouse(index, "Set index must have exactly one argument");
+                }
+                if (!isNonNegativeInteger(args.get(0))) {
+                    throw clickHouse(index, "Set index argument must be positive integer");
+                }
+                break;
+            case "bloom_filter":
+                if (args.size() > 1) {
+                    throw clickHouse(
+                            index, "BloomFilter index cannot have more than one parameter");
+                }
+                if (args.size() == 1) {
+                    double p = number(args.get(0));
+                    if (!(p > 0 && p < 1)) {
+                        throw clickHouse(
+                                index,
+                                "The BloomFilter false positive must be a double number between 0"
+                                        + " and 1");
+                    }
+                }
+                break;
+            case "tokenbf_v1":
+            case "ngrambf_v1":
+                boolean ngram = type.equals("ngrambf_v1");
+                int expected = ngram ? 4 : 3;
+                if (args.size() != expected) {
+                    throw clickHouse(
+                            index,
+                            "`"
+                                    + (ngram ? "ngrambf" : "tokenbf")
+                                    + "` index must have exactly "
+                                    + expected
+                                    + " arguments");
+                }
+                for (DataType t : index.expression().types()) {
+                    if (!isTextType(t)) {
+                        throw clickHouse(
+                                index,
+                                "Ngram and token bloom filter indexes can only be used with column"
+                                        + " types `String`, `FixedString`, `LowCardinality(String)`,"
+                                        + " `LowCardinality(FixedString)`, `Array(String)` or"
+                                        + " `Array(FixedString)`");
+                    }
+                }
+                if (ngram && number(args.get(0)) < 1) {
+                    throw clickHouse(index, "ngram length must be at least 1");
+                }
+                if (number(args.get(ngram ? 1 : 0)) == 0) {
+                    throw clickHouse(index, "The size of bloom filter cannot be zero");
+                }
+                break;
+            default:
+                if (!KNOWN.contains(type)) {
+                    throw clickHouse(
+                            index,
+                            "Unknown Index type '"
+                                    + type
+                                    + "'. Available index types: "
+                                    + String.join(", ", KNOWN));
+                }
+        }
+        if (!WRITTEN.contains(type)) {
+            throw new Refusal(
+                    "Skip index (INDEX) `"
+                            + index.name()
+                            + "` of type "
+                            + type
+                            + " is not supported by this engine (it writes only "
+                            + String.join(" and ", List.of("minmax", "set"))
+                            + " indexes)",
+                    true);
+        }
+    }
+
+    private static Refusal clickHouse(SkipIndexDefinition index, String message) {
+        return new Refusal(
+                message + ": When validating secondary index `" + index.name() + "`", false);
+    }
+
+    private static boolean isNonNegativeInteger(String literal) {
+        try {
+            return Long.parseLong(literal) >= 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static double number(String literal) {
+        try {
+            return Double.parseDouble(literal);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static boolean isTextType(DataType t) {
+        if (t instanceof ArrayType a) {
+            t = a.element();
+        }
+        if (t instanceof LowCardinalityType lc) {
+            t = lc.nested();
+        }
+        return t.kind() == TypeKind.STRING || t.kind() == TypeKind.FIXED_STRING;
+    }
+}
