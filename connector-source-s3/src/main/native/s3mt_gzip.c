@@ -1,6 +1,6 @@
 /*
  * JNI binding of libdeflate's whole-buffer gzip decompressor for NativeGzip (io.github.s3mergetree.
- * source.s3.format). libdeflate is opened with dlopen at run time (Debian's libdeflate0 ships
+ * source.s3.format.compression). libdeflate is opened with dlopen at run time (Debian's libdeflate0 ships
  * libdeflate.so.0; no headers or link-time dependency are needed): where it is missing, init()
  * returns false and the JDK's GZIPInputStream does all the work.
  *
@@ -22,7 +22,7 @@ static gzip_ex_fn p_gzip_ex;
 static free_fn p_free;
 
 JNIEXPORT jboolean JNICALL
-Java_io_github_s3mergetree_source_s3_format_NativeGzip_init(JNIEnv *env, jclass cls) {
+Java_io_github_s3mergetree_source_s3_format_compression_NativeGzip_init(JNIEnv *env, jclass cls) {
     void *lib = dlopen("libdeflate.so.0", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
         return JNI_FALSE;
@@ -41,7 +41,7 @@ Java_io_github_s3mergetree_source_s3_format_NativeGzip_init(JNIEnv *env, jclass 
  * checked by the Java caller.
  */
 JNIEXPORT jlong JNICALL
-Java_io_github_s3mergetree_source_s3_format_NativeGzip_member(JNIEnv *env, jclass cls,
+Java_io_github_s3mergetree_source_s3_format_compression_NativeGzip_member(JNIEnv *env, jclass cls,
                                                                jobject in, jint inOff, jint inLen,
                                                                jobject out, jint outOff,
                                                                jint outLen) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
-import io.github.s3mergetree.source.s3.table.S3ObjectsTableOptions;
+import io.github.s3mergetree.source.s3.sql.S3ObjectsTableOptions;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
