@@ -28,11 +28,11 @@ import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.parquet.HadoopFreeReadOptions;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.VersionParser;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -58,8 +58,8 @@ public final class ParquetBlockFormat implements ProjectableBlockFormat {
     private final TargetSchema schema;
 
     /**
-     * Built once: the options builder creates a Hadoop codec factory and configuration, which costs
-     * milliseconds, per object otherwise.
+     * Built once (shared by every reader): Parquet's read options without Hadoop, {@link
+     * HadoopFreeReadOptions}.
      */
     private static volatile ParquetReadOptions readOptions;
 
@@ -69,15 +69,12 @@ public final class ParquetBlockFormat implements ProjectableBlockFormat {
             synchronized (ParquetBlockFormat.class) {
                 o = readOptions;
                 if (o == null) {
+                    // row groups as views of the prefetched chunk bytes (vectored IO); pages
+                    // with a CRC are checked (CRC32, an intrinsic): ClickHouse refuses a page whose
+                    // checksum is wrong
                     o =
-                            new ParquetReadOptions.Builder(new PlainParquetConfiguration())
-                                    .withCodecFactory(DecompressOnlyCodecFactory.INSTANCE)
-                                    // row groups as views of the prefetched chunk bytes
-                                    .withUseHadoopVectoredIo(true)
-                                    // pages with a CRC are checked (CRC32, an intrinsic):
-                                    // ClickHouse refuses a page whose checksum is wrong
-                                    .usePageChecksumVerification(true)
-                                    .build();
+                            HadoopFreeReadOptions.create(
+                                    DecompressOnlyCodecFactory.INSTANCE, true, true);
                     readOptions = o;
                 }
             }
