@@ -105,7 +105,11 @@ public final class MergeCoordinator
                     new MergeScheduler(
                             table, table.mergeSelector(), pool, poolSize, Clock.systemUTC());
             this.metrics =
-                    new MergeMetrics(context.metricGroup(), scheduler, table::partsDetachedBroken);
+                    new MergeMetrics(
+                            context.metricGroup(),
+                            storage.describe(),
+                            scheduler,
+                            table::partsDetachedBroken);
             List<PartName> broken = table.detachBrokenParts();
             if (!broken.isEmpty()) {
                 LOG.warn("Detached broken parts of {}: {}", storage.describe(), broken);

@@ -119,7 +119,7 @@ public final class MergeTreeSinkWriter<IN>
                                 resolved.serverZone(),
                                 options.get(
                                         MergeTreeSinkOptions.INPUT_FORMAT_SKIP_UNKNOWN_FIELDS)));
-        this.metrics = new WriterMetrics(context.metricGroup());
+        this.metrics = new WriterMetrics(context.metricGroup(), storage.describe());
         // PartWriter: an uncompressed and a compressed buffer of max_compress_block_size per stream
         this.writerBuffers =
                 2L
@@ -257,6 +257,8 @@ public final class MergeTreeSinkWriter<IN>
             metrics.partsWritten.inc();
             metrics.bytesWrittenCompressed.inc(p.files().bytesOnDisk());
             metrics.bytesWrittenUncompressed.inc(p.files().dataUncompressedBytes());
+            metrics.numRecordsSend.inc(p.files().rows());
+            metrics.numBytesSend.inc(p.files().bytesOnDisk());
         }
         committables.add(w.parts());
         metrics.pendingParts(committables.pendingParts());
