@@ -10,6 +10,7 @@ import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommitter;
 import io.github.s3mergetree.sink.mergetree.input.BlockInput;
 import io.github.s3mergetree.sink.mergetree.input.SinkInput;
 import io.github.s3mergetree.sink.mergetree.merge.MergeCoordinator;
+import io.github.s3mergetree.sink.mergetree.metrics.TableMetricGroup;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.sink.mergetree.writer.MergeTreeSinkWriter;
 import io.github.s3mergetree.sink.mergetree.writer.MergeTreeWriterState;
@@ -175,7 +176,7 @@ public final class MergeTreeSink<IN>
                 failures,
                 context.getTaskInfo().getIndexOfThisSubtask(),
                 context.getTaskInfo().getAttemptNumber(),
-                context.metricGroup());
+                TableMetricGroup.of(context.metricGroup(), storage.describe()));
     }
 
     @Override
@@ -232,9 +233,9 @@ public final class MergeTreeSink<IN>
                                     new io.github.s3mergetree.sink.mergetree.delivery
                                             .DeliveryCoordinator(ddl, storage, options))
                             .returns(committables.getType())
-                            .name(
-                                    "MergeTree delivery into "
-                                            + options.get(MergeTreeSinkOptions.CLICKHOUSE_TABLE))
+                            // no table in operator names: metric names stay the same for every
+                            // table (the table is the metrics' <table> variable)
+                            .name("MergeTree delivery")
                             .setParallelism(1)
                             .setMaxParallelism(1);
             if (sinkHasUid) {
@@ -248,7 +249,7 @@ public final class MergeTreeSink<IN>
                     committed
                             .global()
                             .sinkTo(new MergeCoordinator(ddl, storage, options))
-                            .name("MergeTree merges: " + storage.describe())
+                            .name("MergeTree merges")
                             .setParallelism(1)
                             .setMaxParallelism(1);
             if (sinkHasUid) {

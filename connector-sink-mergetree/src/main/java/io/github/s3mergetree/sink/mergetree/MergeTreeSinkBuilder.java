@@ -10,6 +10,7 @@ import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
+import io.github.s3mergetree.sink.mergetree.writer.InsertBlockSize;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -302,25 +303,8 @@ public final class MergeTreeSinkBuilder<IN> {
     }
 
     private void checkOptions() {
-        long rows = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS);
-        if (rows < 0) {
-            throw new IllegalArgumentException(
-                    "min_insert_block_size_rows must be >= 0, got " + rows);
-        }
-        String bytes = options.get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES).trim();
-        if (!bytes.equalsIgnoreCase("auto")) {
-            try {
-                if (Long.parseLong(bytes) < 0) {
-                    throw new NumberFormatException();
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(
-                        "min_insert_block_size_bytes must be a number of bytes >= 0 or 'auto', got '"
-                                + bytes
-                                + "'");
-            }
-        }
-        positive(MergeTreeSinkOptions.MAX_INSERT_THREADS);
+        // min_insert_block_size_rows/bytes, max_memory_usage, max_insert_threads: one parse
+        InsertBlockSize.of(options);
         positive(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE);
         positive(MergeTreeSinkOptions.S3_RETRY_ATTEMPTS);
         long initial = options.get(MergeTreeSinkOptions.S3_RETRY_INITIAL_BACKOFF_MS);
@@ -338,9 +322,6 @@ public final class MergeTreeSinkBuilder<IN> {
             throw new IllegalArgumentException(
                     "max_partitions_per_insert_block must be 0 (no limit) or positive, got "
                             + partitions);
-        }
-        if (options.get(MergeTreeSinkOptions.MAX_MEMORY_USAGE) < 0) {
-            throw new IllegalArgumentException("max_memory_usage must be >= 0");
         }
         try {
             java.time.ZoneId.of(options.get(MergeTreeSinkOptions.TIMEZONE));

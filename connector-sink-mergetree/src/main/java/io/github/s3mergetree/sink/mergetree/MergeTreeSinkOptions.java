@@ -148,12 +148,13 @@ public final class MergeTreeSinkOptions {
                     .withDescription(
                             "ClickHouse's min_insert_block_size_bytes (uncompressed in-memory"
                                     + " bytes, as Block::bytes() counts them); 0 disables this"
-                                    + " limit. 'auto' derives it from the memory budget"
-                                    + " (max_memory_usage, else a share of the JVM heap) as"
-                                    + " budget / (3 * max_insert_threads). When not set, the"
-                                    + " default (ClickHouse's 256 MiB) is lowered, with a warning,"
-                                    + " to what the writers of the JVM can hold: half the heap"
-                                    + " over writers * (max_insert_threads + 3).");
+                                    + " limit. A writer holds about max_insert_threads + 3 blocks"
+                                    + " at its peak, within its memory budget (max_memory_usage,"
+                                    + " else its share of half the JVM heap): 'auto' is the largest"
+                                    + " block that fits, budget / (max_insert_threads + 3), at"
+                                    + " least 8 MiB. When not set, the default (ClickHouse's 256"
+                                    + " MiB) is lowered to that size where it does not fit; a"
+                                    + " number set explicitly is kept.");
 
     /** Insert blocks being written at once per writer. */
     public static final ConfigOption<Integer> MAX_INSERT_THREADS =
@@ -172,10 +173,11 @@ public final class MergeTreeSinkOptions {
                     .longType()
                     .defaultValue(0L)
                     .withDescription(
-                            "ClickHouse's max_memory_usage, per writer, in bytes: the budget 'auto'"
-                                    + " block sizing divides (0 = a quarter of the JVM heap shared"
+                            "ClickHouse's max_memory_usage, per writer, in bytes: the budget"
+                                    + " insert blocks are sized for (see"
+                                    + " min_insert_block_size_bytes; 0 = half the JVM heap shared"
                                     + " by the writers in the JVM). The writer reports its peak"
-                                    + " against it (metric peakMemoryBytes).");
+                                    + " against it (metrics peakMemoryBytes, memoryBudgetBytes).");
 
     /** Commit with dedup tokens (exactly once) or without (at least once). */
     public static final ConfigOption<Boolean> INSERT_DEDUPLICATE =

@@ -17,6 +17,7 @@ import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
+import io.github.s3mergetree.sink.mergetree.metrics.TableMetricGroup;
 import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
@@ -228,7 +229,8 @@ public final class DeliveryCoordinator
                                                                 + storage.describe()));
         opened = open(text, storage, options);
         delivery = opened.delivery();
-        MetricGroup metrics = getRuntimeContext().getMetricGroup();
+        MetricGroup metrics =
+                TableMetricGroup.of(getRuntimeContext().getMetricGroup(), storage.describe());
         parts = metrics.counter("deliveredParts");
         rows = metrics.counter("deliveredRows");
         bytes = metrics.counter("deliveredBytes");

@@ -116,7 +116,11 @@ public final class MergeCoordinator
             this.scheduler =
                     new MergeScheduler(table, table.mergeSelector(), pool, poolSize, clock);
             this.metrics =
-                    new MergeMetrics(context.metricGroup(), scheduler, table::partsDetachedBroken);
+                    new MergeMetrics(
+                            context.metricGroup(),
+                            storage.describe(),
+                            scheduler,
+                            table::partsDetachedBroken);
             List<PartName> broken = table.detachBrokenParts();
             if (!broken.isEmpty()) {
                 LOG.warn("Detached broken parts of {}: {}", storage.describe(), broken);

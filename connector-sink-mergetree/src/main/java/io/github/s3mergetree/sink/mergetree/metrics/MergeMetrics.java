@@ -8,9 +8,9 @@ import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * The merge coordinator's metrics, in its operator metric group: active parts (and the most in one
- * partition), merges running, done and failed, uncompressed bytes merged, outdated parts removed,
- * parts detached as broken, and commits seen.
+ * The merge coordinator's metrics, in its table's group under its operator metric group: active
+ * parts (and the most in one partition), merges running, done and failed, uncompressed bytes
+ * merged, outdated parts removed, parts detached as broken, and commits seen.
  */
 @Internal
 public final class MergeMetrics {
@@ -24,11 +24,16 @@ public final class MergeMetrics {
     private volatile long maxPartsInPartition;
 
     /**
-     * Registers the metrics of {@code scheduler} in {@code group}; {@code partsDetachedBroken}
-     * counts the parts the coordinator's table moved to {@code detached/broken_*}.
+     * Registers the metrics of {@code scheduler} merging {@code table} in {@code operator}'s group
+     * of that table ({@link TableMetricGroup}); {@code partsDetachedBroken} counts the parts the
+     * coordinator's table moved to {@code detached/broken_*}.
      */
     public MergeMetrics(
-            MetricGroup group, MergeScheduler scheduler, LongSupplier partsDetachedBroken) {
+            MetricGroup operator,
+            String table,
+            MergeScheduler scheduler,
+            LongSupplier partsDetachedBroken) {
+        MetricGroup group = TableMetricGroup.of(operator, table);
         commitsSeen = group.counter("commitsSeen");
         partsRemoved = group.counter("partsRemoved");
         group.gauge("activeParts", (Gauge<Long>) () -> activeParts);

@@ -8,10 +8,14 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SinkWriterMetricGroup;
 
 /**
- * The writer's metrics, in the sink writer's operator metric group: rows and bytes in, insert
- * blocks flushed, parts and bytes written (compressed on disk and uncompressed), time spent
- * converting, sorting, writing and backpressured, and the writer's accounted memory against its
- * budget. Counters are updated by the task thread and the insert threads.
+ * The writer's metrics: rows and bytes in, insert blocks flushed, parts and bytes written
+ * (compressed on disk and uncompressed), time spent converting, sorting, writing and backpressured,
+ * and the writer's accounted memory against its budget, in the table's group ({@link
+ * TableMetricGroup}) under the sink writer's operator group. Besides, Flink's standard sink
+ * counters of that operator group: {@code numRecordsSend}, the rows of the temporary parts written,
+ * and {@code numBytesSend}, the bytes of their files (as Flink's FileSink counts the records and
+ * the bytes of the files it writes), counted when a part is written, before it is committed.
+ * Updated by the task thread.
  */
 @Internal
 public final class WriterMetrics {
@@ -50,9 +54,17 @@ public final class WriterMetrics {
     private volatile long blockSizeBytes;
     private volatile long pendingParts;
 
-    /** Registers the metrics in {@code group}. */
-    public WriterMetrics(SinkWriterMetricGroup group) {
-        MetricGroup g = group;
+    /** Rows of the temporary parts written: Flink's {@code numRecordsSend}. */
+    public final Counter numRecordsSend;
+
+    /** Bytes of the files of the temporary parts written: Flink's {@code numBytesSend}. */
+    public final Counter numBytesSend;
+
+    /** Registers the metrics of writing into {@code table} in {@code group}. */
+    public WriterMetrics(SinkWriterMetricGroup group, String table) {
+        numRecordsSend = group.getNumRecordsSendCounter();
+        numBytesSend = group.getNumBytesSendCounter();
+        MetricGroup g = TableMetricGroup.of(group, table);
         rowsIn = g.counter("rowsIn");
         bytesIn = g.counter("bytesIn");
         blocksFlushed = g.counter("blocksFlushed");

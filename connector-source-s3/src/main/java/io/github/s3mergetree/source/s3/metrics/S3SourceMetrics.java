@@ -5,12 +5,13 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
+import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 
 /**
- * I/O metrics of the source: objects listed, list time, GET requests, bytes downloaded, rows read
- * (decoded: the rows of a block, not the blocks Flink's {@code numRecordsOut} counts), retries,
- * throttling (503 SlowDown), read throughput and malformed text rows skipped. Thread-safe: download
- * threads update them.
+ * I/O metrics of the source: objects listed, list time, GET requests, bytes downloaded (also
+ * Flink's standard {@code numBytesIn} of the reader), rows read (decoded: the rows of a block, not
+ * the blocks Flink's {@code numRecordsOut} counts), retries, throttling (503 SlowDown), read
+ * throughput and malformed text rows skipped. Thread-safe: download threads update them.
  *
  * <p>Registered under the reader's (or enumerator's) metric group in a {@code s3} subgroup, e.g.
  * {@code ...Source__s3.s3.bytesDownloaded}.
@@ -59,8 +60,23 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
         return new S3SourceMetrics(null);
     }
 
-    /** Metrics registered in a {@code s3} subgroup of {@code parent} (if not null). */
+    /**
+     * Flink's standard {@code numBytesIn} of a source reader's operator (null elsewhere): the bytes
+     * read from S3 objects, {@link #bytesDownloaded} (Flink counts {@code numRecordsIn} itself: the
+     * records the reader emits, i.e. blocks for a block source, rows for a RowData source). Flink's
+     * counter is not thread-safe: increments are serialized on it.
+     */
+    private final Counter numBytesIn;
+
+    /**
+     * Metrics registered in a {@code s3} subgroup of {@code parent} (if not null); when {@code
+     * parent} is a source reader's group, {@link #downloaded} also counts its {@code numBytesIn}.
+     */
     public S3SourceMetrics(MetricGroup parent) {
+        this.numBytesIn =
+                parent instanceof SourceReaderMetricGroup reader
+                        ? reader.getIOMetricGroup().getNumBytesInCounter()
+                        : null;
         if (parent != null) {
             MetricGroup g = parent.addGroup(GROUP);
             g.counter(OBJECTS_LISTED, objectsListed);
@@ -93,6 +109,11 @@ public final class S3SourceMetrics implements RetryPolicy.RetryListener {
 
     public void downloaded(long bytes) {
         bytesDownloaded.inc(bytes);
+        if (numBytesIn != null) {
+            synchronized (numBytesIn) {
+                numBytesIn.inc(bytes);
+            }
+        }
     }
 
     /** {@code rows} decoded from an object. */
