@@ -41,14 +41,15 @@ import java.util.function.Supplier;
  * (version column of an integer or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
  * in the sorting key); the primary key a prefix of the sorting key; no Nullable key columns unless
  * {@code allow_nullable_key}; no constant or duplicate sorting key elements; no floating-point
- * partition key; no LowCardinality of number-like types. Without {@code ORDER BY} and {@code
- * PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7 ({@code
- * create_table_empty_primary_key_by_default}).
+ * partition key; no LowCardinality of number-like types; a {@code SAMPLE BY} expression that is a
+ * primary key column of one unsigned integer type (ClickHouse's {@code checkSampleExpression}).
+ * Without {@code ORDER BY} and {@code PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7
+ * ({@code create_table_empty_primary_key_by_default}).
  *
  * <p>Rejected as {@link UnsupportedDdlException}: {@code INDEX}, {@code PROJECTION}, {@code
- * CONSTRAINT}, {@code TTL}, {@code SAMPLE BY}, {@code EPHEMERAL}, column {@code STATISTICS} and
- * {@code SETTINGS}, {@code ON CLUSTER}, {@code AS ...}, other engines, and types or functions this
- * engine does not implement. All errors give the line and column of the offending construct.
+ * CONSTRAINT}, {@code TTL}, {@code EPHEMERAL}, column {@code STATISTICS} and {@code SETTINGS},
+ * {@code ON CLUSTER}, {@code AS ...}, other engines, and types or functions this engine does not
+ * implement. All errors give the line and column of the offending construct.
  */
 public final class DdlParser {
 
@@ -519,6 +520,8 @@ public final class DdlParser {
         ExprParser.Parsed orderBy = null;
         ExprParser.Parsed primaryKeyClause = null;
         int primaryKeyClauseAt = -1;
+        ExprParser.Parsed sampleBy = null;
+        int sampleByAt = -1;
         MergeTreeSettings settings = MergeTreeSettings.DEFAULTS;
         String comment = null;
         while (true) {
@@ -543,7 +546,12 @@ public final class DdlParser {
                 primaryKeyClauseAt = c.start();
                 primaryKeyClause = expression(KEY_AST_DEPTH);
             } else if (c.isWord("SAMPLE") && peek(1).isWord("BY")) {
-                throw unsupported("SAMPLE BY", "SAMPLE BY is not supported", c.start());
+                if (sampleBy != null) {
+                    throw error("SAMPLE BY is specified twice", c.start());
+                }
+                pos += 2;
+                sampleByAt = c.start();
+                sampleBy = expression(KEY_AST_DEPTH);
             } else if (c.isWord("TTL")) {
                 throw unsupported("TTL", "TTL is not supported", c.start());
             } else {
@@ -591,6 +599,8 @@ public final class DdlParser {
                 orderBy,
                 primaryKeyClause,
                 primaryKeyClauseAt,
+                sampleBy,
+                sampleByAt,
                 settings,
                 comment);
     }
@@ -934,6 +944,8 @@ public final class DdlParser {
             ExprParser.Parsed orderBy,
             ExprParser.Parsed primaryKeyClause,
             int primaryKeyClauseAt,
+            ExprParser.Parsed sampleBy,
+            int sampleByAt,
             MergeTreeSettings settings,
             String comment) {
         // column names and types
@@ -1098,6 +1110,11 @@ public final class DdlParser {
         }
 
         EngineDefinition engine = engine(engineName, engineParens, engineArgs, columns, sortingKey);
+        KeyExpression samplingKey = KeyExpression.EMPTY;
+        if (sampleBy != null) {
+            samplingKey = bindKey(sampleBy, keyColumns, false);
+            checkSamplingKey(samplingKey, primaryKey, settings, sampleByAt);
+        }
         return new TableSchema(
                 database,
                 name,
@@ -1106,8 +1123,48 @@ public final class DdlParser {
                 partitionKey,
                 sortingKey,
                 primaryKey,
+                samplingKey,
                 settings,
                 comment);
+    }
+
+    /**
+     * ClickHouse's {@code checkSampleExpression}: the sampling expression must be a column of the
+     * primary key (unless {@code compatibility_allow_sampling_expression_not_in_primary_key}) and
+     * one unsigned integer (unless {@code check_sample_column_is_correct = 0}), with its messages.
+     */
+    private void checkSamplingKey(
+            KeyExpression samplingKey,
+            KeyExpression primaryKey,
+            MergeTreeSettings settings,
+            int at) {
+        if (samplingKey.isEmpty()) {
+            throw error("There are no columns in sampling expression", at);
+        }
+        String first = samplingKey.columnNames().get(0);
+        if (!primaryKey.columnNames().contains(first)
+                && !settings.getBoolean(
+                        "compatibility_allow_sampling_expression_not_in_primary_key", false)) {
+            throw error("Sampling expression must be present in the primary key", at);
+        }
+        if (!settings.getBoolean("check_sample_column_is_correct", true)) {
+            return;
+        }
+        DataType t = samplingKey.types().get(0);
+        boolean unsigned =
+                samplingKey.size() == 1
+                        && (t.kind() == TypeKind.UINT8
+                                || t.kind() == TypeKind.BOOL // ClickHouse's Bool is a UInt8
+                                || t.kind() == TypeKind.UINT16
+                                || t.kind() == TypeKind.UINT32
+                                || t.kind() == TypeKind.UINT64);
+        if (!unsigned) {
+            throw error(
+                    "Invalid sampling column type in storage parameters: "
+                            + t.name()
+                            + ". Must be one unsigned integer type",
+                    at);
+        }
     }
 
     private KeyExpression bindKey(

@@ -29,6 +29,7 @@ public final class TableSchema {
     private final KeyExpression partitionKey;
     private final KeyExpression sortingKey;
     private final KeyExpression primaryKey;
+    private final KeyExpression samplingKey;
     private final MergeTreeSettings settings;
     private final String comment;
 
@@ -40,6 +41,7 @@ public final class TableSchema {
             KeyExpression partitionKey,
             KeyExpression sortingKey,
             KeyExpression primaryKey,
+            KeyExpression samplingKey,
             MergeTreeSettings settings,
             String comment) {
         this.database = database;
@@ -49,6 +51,7 @@ public final class TableSchema {
         this.partitionKey = Objects.requireNonNull(partitionKey);
         this.sortingKey = Objects.requireNonNull(sortingKey);
         this.primaryKey = Objects.requireNonNull(primaryKey);
+        this.samplingKey = Objects.requireNonNull(samplingKey);
         this.settings = Objects.requireNonNull(settings);
         this.comment = comment;
     }
@@ -135,6 +138,15 @@ public final class TableSchema {
         return primaryKey;
     }
 
+    /**
+     * The sampling key ({@code SAMPLE BY}; {@link KeyExpression#EMPTY} without one). Parts do not
+     * depend on it: ClickHouse evaluates it when a query says {@code SAMPLE}, so it only has to be
+     * part of every statement that creates the table in ClickHouse.
+     */
+    public KeyExpression samplingKey() {
+        return samplingKey;
+    }
+
     public MergeTreeSettings settings() {
         return settings;
     }
@@ -183,6 +195,9 @@ public final class TableSchema {
             b.append("\nPRIMARY KEY ").append(primaryKey.toSql());
         }
         b.append("\nORDER BY ").append(sortingKey.toSql());
+        if (!samplingKey.isEmpty()) {
+            b.append("\nSAMPLE BY ").append(samplingKey.toSql());
+        }
         if (!settings.asMap().isEmpty() || extraSettings != null) {
             b.append("\nSETTINGS ");
             if (!settings.asMap().isEmpty()) {
@@ -211,6 +226,7 @@ public final class TableSchema {
                 && t.partitionKey.equals(partitionKey)
                 && t.sortingKey.equals(sortingKey)
                 && t.primaryKey.equals(primaryKey)
+                && t.samplingKey.equals(samplingKey)
                 && t.settings.equals(settings)
                 && Objects.equals(t.comment, comment);
     }
@@ -225,6 +241,7 @@ public final class TableSchema {
                 partitionKey,
                 sortingKey,
                 primaryKey,
+                samplingKey,
                 settings,
                 comment);
     }

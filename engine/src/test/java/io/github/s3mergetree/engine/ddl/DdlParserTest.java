@@ -584,7 +584,6 @@ class DdlParserTest {
                 "TTL",
                 "2:1"
             },
-            {"CREATE TABLE t (a UInt32) ENGINE = MergeTree ORDER BY a SAMPLE BY a", "SAMPLE BY"},
             {
                 "CREATE TABLE t (a UInt32) ENGINE = ReplicatedMergeTree('/p', 'r') ORDER BY a",
                 "ENGINE ReplicatedMergeTree"
