@@ -410,7 +410,12 @@ public final class DdlParser {
         String codec;
         String comment;
         boolean primaryKey;
+        ExprParser.Parsed ttl;
+        int ttlAt = -1;
     }
+
+    /** One parsed element of a table's TTL clause, not yet typed. */
+    private record RawTtl(ExprParser.Parsed expression, int at, ExprParser.Parsed where) {}
 
     private TableSchema statement() {
         Token create = peek();
@@ -522,6 +527,7 @@ public final class DdlParser {
         int primaryKeyClauseAt = -1;
         ExprParser.Parsed sampleBy = null;
         int sampleByAt = -1;
+        List<RawTtl> ttl = null;
         MergeTreeSettings settings = MergeTreeSettings.DEFAULTS;
         String comment = null;
         while (true) {
@@ -553,7 +559,11 @@ public final class DdlParser {
                 sampleByAt = c.start();
                 sampleBy = expression(KEY_AST_DEPTH);
             } else if (c.isWord("TTL")) {
-                throw unsupported("TTL", "TTL is not supported", c.start());
+                if (ttl != null) {
+                    throw error("TTL is specified twice", c.start());
+                }
+                next();
+                ttl = tableTtl();
             } else {
                 break;
             }
@@ -601,8 +611,56 @@ public final class DdlParser {
                 primaryKeyClauseAt,
                 sampleBy,
                 sampleByAt,
+                ttl == null ? List.of() : ttl,
                 settings,
                 comment);
+    }
+
+    /**
+     * The elements of a table's {@code TTL} clause: {@code expr [DELETE] [WHERE cond]}, comma
+     * separated. Moving parts ({@code TO DISK}, {@code TO VOLUME}), {@code RECOMPRESS} and {@code
+     * GROUP BY} rollups are refused: the engine writes to one store with the table's codecs and
+     * does not aggregate in merges.
+     */
+    private List<RawTtl> tableTtl() {
+        List<RawTtl> out = new ArrayList<>();
+        while (true) {
+            int at = peek().start();
+            ExprParser.Parsed e = expression(KEY_AST_DEPTH);
+            Token k = peek();
+            if (k.isWord("DELETE")) {
+                next();
+            } else if (k.isWord("TO") && (peek(1).isWord("DISK") || peek(1).isWord("VOLUME"))) {
+                throw unsupported(
+                        "TTL TO " + peek(1).text().toUpperCase(Locale.ROOT),
+                        "TTL ... TO "
+                                + peek(1).text().toUpperCase(Locale.ROOT)
+                                + " is not supported: the engine keeps a table's parts in one"
+                                + " store and does not move them",
+                        k.start());
+            } else if (k.isWord("RECOMPRESS")) {
+                throw unsupported(
+                        "TTL RECOMPRESS",
+                        "TTL ... RECOMPRESS is not supported: parts keep the table's codecs",
+                        k.start());
+            }
+            ExprParser.Parsed where = null;
+            if (peek().isWord("WHERE")) {
+                next();
+                where = expression(KEY_AST_DEPTH);
+            }
+            if (peek().isWord("GROUP") && peek(1).isWord("BY")) {
+                throw unsupported(
+                        "TTL GROUP BY",
+                        "TTL ... GROUP BY is not supported: merges do not aggregate expired rows",
+                        peek().start());
+            }
+            out.add(new RawTtl(e, at, where));
+            if (peek().type() != Type.COMMA) {
+                return out;
+            }
+            next();
+        }
     }
 
     /**
@@ -842,7 +900,9 @@ public final class DdlParser {
             throw unsupported("STATISTICS", "Column STATISTICS are not supported", x.start());
         }
         if (x.isWord("TTL")) {
-            throw unsupported("TTL", "Column TTL is not supported", x.start());
+            next();
+            c.ttlAt = x.start();
+            c.ttl = expression(COLUMN_AST_DEPTH);
         }
         if (x.isWord("SETTINGS")) {
             throw unsupported("SETTINGS", "Column-level SETTINGS are not supported", x.start());
@@ -946,6 +1006,7 @@ public final class DdlParser {
             int primaryKeyClauseAt,
             ExprParser.Parsed sampleBy,
             int sampleByAt,
+            List<RawTtl> rawTtl,
             MergeTreeSettings settings,
             String comment) {
         // column names and types
@@ -985,6 +1046,7 @@ public final class DdlParser {
             columns.add(
                     new ColumnDefinition(
                             c.nameToken.text(), type, c.defaultKind, def, c.codec, c.comment));
+            // typed later (against the stored columns), after the table's TTL, as ClickHouse does
         }
         Map<String, DataType> keyColumns = new LinkedHashMap<>();
         for (ColumnDefinition c : columns) {
@@ -1115,6 +1177,50 @@ public final class DdlParser {
             samplingKey = bindKey(sampleBy, keyColumns, false);
             checkSamplingKey(samplingKey, primaryKey, settings, sampleByAt);
         }
+        List<TtlRule> ttl = new ArrayList<>();
+        boolean rowsTtl = false;
+        for (RawTtl r : rawTtl) {
+            Expr e = bindTtl(r.expression(), keyColumns, r.at());
+            Expr where = null;
+            if (r.where() != null) {
+                where = bindTtlCondition(r.where(), keyColumns);
+            } else if (rowsTtl) {
+                throw error(
+                        "More than one DELETE TTL expression without WHERE expression is not"
+                                + " allowed",
+                        r.at());
+            } else {
+                rowsTtl = true;
+            }
+            ttl.add(new TtlRule(e, java.util.Optional.ofNullable(where)));
+        }
+        Set<String> keyRequired = new HashSet<>(partitionKey.requiredColumns());
+        keyRequired.addAll(sortingKey.requiredColumns());
+        for (int i = 0; i < raw.size(); i++) {
+            RawColumn c = raw.get(i);
+            if (c.ttl == null) {
+                continue;
+            }
+            Expr columnTtl = bindTtl(c.ttl, keyColumns, c.ttlAt);
+            ColumnDefinition d = columns.get(i);
+            columns.set(
+                    i,
+                    new ColumnDefinition(
+                            d.name(),
+                            d.type(),
+                            d.defaultKind(),
+                            d.defaultExpression().orElse(null),
+                            d.codec().orElse(null),
+                            d.comment().orElse(null),
+                            columnTtl));
+        }
+        for (int i = 0; i < raw.size(); i++) {
+            if (raw.get(i).ttl != null && keyRequired.contains(columns.get(i).name())) {
+                throw error(
+                        "Trying to set TTL for key column " + columns.get(i).name(),
+                        raw.get(i).ttlAt);
+            }
+        }
         return new TableSchema(
                 database,
                 name,
@@ -1124,8 +1230,107 @@ public final class DdlParser {
                 sortingKey,
                 primaryKey,
                 samplingKey,
+                ttl,
                 settings,
                 comment);
+    }
+
+    /**
+     * Types a TTL expression with ClickHouse's checks, in its order: it must read a column, call no
+     * non-deterministic function and be a Date, Date32, DateTime or DateTime64.
+     */
+    private Expr bindTtl(ExprParser.Parsed p, Map<String, DataType> columns, int at) {
+        Expr e;
+        try {
+            e = p.bind(columns);
+        } catch (ExprException x) {
+            throw translate(x);
+        }
+        if (e.requiredColumns().isEmpty()) {
+            throw error(
+                    "TTL expression "
+                            + e.toSql()
+                            + " does not depend on any of the columns of the"
+                            + " table",
+                    at);
+        }
+        String nonDeterministic = nonDeterministicFunction(e);
+        if (nonDeterministic != null) {
+            throw error(
+                    "TTL expression cannot contain non-deterministic functions, but contains"
+                            + " function "
+                            + nonDeterministic,
+                    at);
+        }
+        TypeKind k = e.resultType().kind();
+        if (k != TypeKind.DATE
+                && k != TypeKind.DATE32
+                && k != TypeKind.DATETIME
+                && k != TypeKind.DATETIME64) {
+            throw error(
+                    "TTL expression result column should have Date, Date32, DateTime or DateTime64"
+                            + " type, but has "
+                            + e.resultType().name(),
+                    at);
+        }
+        return e;
+    }
+
+    /** Types a TTL {@code WHERE} condition: any number is true when it is not zero. */
+    private Expr bindTtlCondition(ExprParser.Parsed p, Map<String, DataType> columns) {
+        Expr e;
+        try {
+            e = p.bind(columns);
+        } catch (ExprException x) {
+            throw translate(x);
+        }
+        DataType t = stripWrappers(e.resultType());
+        boolean numeric =
+                switch (t.kind()) {
+                    case UINT8,
+                            UINT16,
+                            UINT32,
+                            UINT64,
+                            INT8,
+                            INT16,
+                            INT32,
+                            INT64,
+                            BOOL,
+                            FLOAT32,
+                            FLOAT64,
+                            DATE,
+                            DATE32,
+                            DATETIME ->
+                            true;
+                    default -> false;
+                };
+        if (!numeric) {
+            throw unsupported(
+                    "TTL WHERE",
+                    "TTL ... WHERE "
+                            + e.toSql()
+                            + ": a condition of type "
+                            + e.resultType().name()
+                            + " is not supported (a number or a date, true when not zero)",
+                    p.start());
+        }
+        return e;
+    }
+
+    /** The first non-deterministic function ({@code now}, {@code today}) {@code e} calls. */
+    private static String nonDeterministicFunction(Expr e) {
+        if (e instanceof io.github.s3mergetree.engine.expr.FunctionCall f) {
+            if (f.name().equals("now") || f.name().equals("today")) {
+                return f.name();
+            }
+            for (Expr a : f.arguments()) {
+                String n = nonDeterministicFunction(a);
+                if (n != null) {
+                    return n;
+                }
+            }
+        }
+        return null;
     }
 
     /**

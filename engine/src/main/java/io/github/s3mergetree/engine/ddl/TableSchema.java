@@ -30,6 +30,7 @@ public final class TableSchema {
     private final KeyExpression sortingKey;
     private final KeyExpression primaryKey;
     private final KeyExpression samplingKey;
+    private final List<TtlRule> ttl;
     private final MergeTreeSettings settings;
     private final String comment;
 
@@ -42,6 +43,7 @@ public final class TableSchema {
             KeyExpression sortingKey,
             KeyExpression primaryKey,
             KeyExpression samplingKey,
+            List<TtlRule> ttl,
             MergeTreeSettings settings,
             String comment) {
         this.database = database;
@@ -52,6 +54,7 @@ public final class TableSchema {
         this.sortingKey = Objects.requireNonNull(sortingKey);
         this.primaryKey = Objects.requireNonNull(primaryKey);
         this.samplingKey = Objects.requireNonNull(samplingKey);
+        this.ttl = List.copyOf(ttl);
         this.settings = Objects.requireNonNull(settings);
         this.comment = comment;
     }
@@ -147,6 +150,27 @@ public final class TableSchema {
         return samplingKey;
     }
 
+    /**
+     * The table's {@code TTL} rules, in declaration order: at most one without {@code WHERE}, any
+     * number with one (empty without a {@code TTL} clause).
+     */
+    public List<TtlRule> ttl() {
+        return ttl;
+    }
+
+    /** Whether the table or one of its columns has a {@code TTL}. */
+    public boolean hasAnyTtl() {
+        if (!ttl.isEmpty()) {
+            return true;
+        }
+        for (ColumnDefinition c : columns) {
+            if (c.ttl().isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public MergeTreeSettings settings() {
         return settings;
     }
@@ -198,6 +222,12 @@ public final class TableSchema {
         if (!samplingKey.isEmpty()) {
             b.append("\nSAMPLE BY ").append(samplingKey.toSql());
         }
+        if (!ttl.isEmpty()) {
+            b.append("\nTTL ");
+            for (int i = 0; i < ttl.size(); i++) {
+                b.append(i == 0 ? "" : ", ").append(ttl.get(i).toSql());
+            }
+        }
         if (!settings.asMap().isEmpty() || extraSettings != null) {
             b.append("\nSETTINGS ");
             if (!settings.asMap().isEmpty()) {
@@ -227,6 +257,7 @@ public final class TableSchema {
                 && t.sortingKey.equals(sortingKey)
                 && t.primaryKey.equals(primaryKey)
                 && t.samplingKey.equals(samplingKey)
+                && t.ttl.equals(ttl)
                 && t.settings.equals(settings)
                 && Objects.equals(t.comment, comment);
     }
@@ -242,6 +273,7 @@ public final class TableSchema {
                 sortingKey,
                 primaryKey,
                 samplingKey,
+                ttl,
                 settings,
                 comment);
     }
