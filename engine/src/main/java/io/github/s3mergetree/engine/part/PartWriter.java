@@ -55,12 +55,27 @@ public final class PartWriter {
         this.options = options;
     }
 
-    /** What to write. */
+    /**
+     * What to write.
+     *
+     * @param ttlInfos the part's TTL times ({@code ttl.txt}), or null for a table without TTL
+     */
     public record Input(
             Block block,
             Block primaryKey,
             PartitionData partition,
-            Map<String, CompressionCodec> columnCodecs) {}
+            Map<String, CompressionCodec> columnCodecs,
+            TtlInfos ttlInfos) {
+
+        /** A part of a table without TTL. */
+        public Input(
+                Block block,
+                Block primaryKey,
+                PartitionData partition,
+                Map<String, CompressionCodec> columnCodecs) {
+            this(block, primaryKey, partition, columnCodecs, null);
+        }
+    }
 
     /**
      * Writes a whole part from one block into {@code dir} of {@code store} (which must hold no
@@ -84,6 +99,7 @@ public final class PartWriter {
                         input.partition(),
                         input.columnCodecs())) {
             out.write(block, input.primaryKey());
+            out.setTtlInfos(input.ttlInfos());
             WrittenPartFiles files = out.finish();
             writeChecksums(store, dir, files);
             return files;
@@ -152,6 +168,7 @@ public final class PartWriter {
         private long bytesInMemory;
         private boolean finished;
         private boolean closed;
+        private TtlInfos ttlInfos;
         private final List<Integer> granuleSizes = new ArrayList<>();
         private final boolean[] written;
         private boolean firstPhaseDone;
@@ -470,6 +487,9 @@ public final class PartWriter {
                 }
             }
             writeListed("count.txt", ascii(Long.toString(rows)), checksums);
+            if (ttlInfos != null && !ttlInfos.isEmpty()) {
+                writeListed(TtlInfos.FILE_NAME, ttlInfos.serialize(), checksums);
+            }
             writeUnlisted("columns.txt", columnsTxt(names, types));
             writeUnlisted(
                     "default_compression_codec.txt",
@@ -495,6 +515,14 @@ public final class PartWriter {
 
         private void writeUnlisted(String name, byte[] content) throws IOException {
             store.write(dir + "/" + name, content, options.fsync());
+        }
+
+        /**
+         * The part's TTL times, written as {@code ttl.txt} by {@link #finish()} (as ClickHouse
+         * does: not when they are all empty); null for a table without TTL.
+         */
+        public void setTtlInfos(TtlInfos infos) {
+            this.ttlInfos = infos;
         }
 
         /** Without {@link #finish()}: abandons the part, discarding its column uploads. */
