@@ -169,6 +169,7 @@ public final class PartWriter {
         private boolean finished;
         private boolean closed;
         private TtlInfos ttlInfos;
+        private boolean allowEmpty;
         private final List<Integer> granuleSizes = new ArrayList<>();
         private final boolean[] written;
         private boolean firstPhaseDone;
@@ -446,7 +447,7 @@ public final class PartWriter {
                 writeGranules(pending, pendingKey, pending.rows());
                 pending = null;
             }
-            if (rows == 0) {
+            if (rows == 0 && !allowEmpty) {
                 throw new IllegalStateException("cannot write a part of 0 rows");
             }
             if (firstPhaseDone) {
@@ -457,7 +458,7 @@ public final class PartWriter {
                     }
                 }
             }
-            if (options.adaptive()) {
+            if (options.adaptive() && rows > 0) {
                 for (StreamWriter w : byName.values()) {
                     w.mark(0);
                 }
@@ -471,14 +472,16 @@ public final class PartWriter {
                 writeListed(w.name() + marksExt, w.marks().toByteArray(), checksums);
             }
             if (!pkTypes.isEmpty()) {
-                if (options.adaptive()) {
+                if (options.adaptive() && rows > 0) {
                     primaryIndex.write(lastKey, 0, lastKey.length);
                 }
                 writeListed("primary.idx", primaryIndex.toByteArray(), checksums);
             }
             if (partition.partitioned()) {
                 writeListed("partition.dat", partition.keyBytes(), checksums);
-                for (int i = 0; i < extremes.columnCount(); i++) {
+                // an empty part has no min/max index, as ClickHouse's (its index is not
+                // initialized)
+                for (int i = 0; rows > 0 && i < extremes.columnCount(); i++) {
                     String col = extremes.names().get(i);
                     writeListed(
                             "minmax_" + fileName(StreamNames.escape(col)) + ".idx",
@@ -523,6 +526,15 @@ public final class PartWriter {
          */
         public void setTtlInfos(TtlInfos infos) {
             this.ttlInfos = infos;
+        }
+
+        /**
+         * Lets {@link #finish()} write a part of no rows, as ClickHouse does when a merge removed
+         * every row by TTL: empty column and marks files, an empty primary index, {@code count.txt}
+         * 0, {@code partition.dat} but no min/max index. Such a part covers its sources' blocks.
+         */
+        public void allowEmpty() {
+            this.allowEmpty = true;
         }
 
         /** Without {@link #finish()}: abandons the part, discarding its column uploads. */

@@ -64,7 +64,8 @@ public final class TtlInfos {
             finished = value;
         }
 
-        Info copy() {
+        /** An independent copy. */
+        public Info copy() {
             Info i = new Info();
             i.min = min;
             i.max = max;

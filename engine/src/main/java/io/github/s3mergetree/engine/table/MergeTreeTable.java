@@ -893,7 +893,13 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         LocalFileObjectStoreClient c = LocalFileObjectStoreClient.temporary("s3mergetree-merge-");
         try {
             return new PartMerger(writer, TableStore.of(c, "", c.root()))
-                    .merge(readers, layout.mergeSpec(), partitionData, store, dir, progress);
+                    .merge(
+                            readers,
+                            layout.mergeSpec(clock.instant().getEpochSecond()),
+                            partitionData,
+                            store,
+                            dir,
+                            progress);
         } finally {
             try {
                 c.deleteRoot();

@@ -87,7 +87,7 @@ public record TableLayout(
         return new ArrayList<>(partitionKey.requiredColumns());
     }
 
-    /** What a merge of this table's parts needs. */
+    /** What a merge of this table's parts needs (without TTL: see {@link #mergeSpec(long)}). */
     public MergeSpec mergeSpec() {
         return new MergeSpec(
                 columnNames,
@@ -100,5 +100,22 @@ public record TableLayout(
                 mergingMode,
                 settings.mergeMaxBlockSize(),
                 evaluation);
+    }
+
+    /** What a merge at {@code timeOfMerge} (epoch seconds) needs, the table's TTL included. */
+    public MergeSpec mergeSpec(long timeOfMerge) {
+        return new MergeSpec(
+                columnNames,
+                columnTypes,
+                sortingKey,
+                primaryKeySize,
+                minmaxColumns(),
+                partitionKey.types(),
+                columnCodecs,
+                mergingMode,
+                settings.mergeMaxBlockSize(),
+                evaluation,
+                ttl,
+                timeOfMerge);
     }
 }

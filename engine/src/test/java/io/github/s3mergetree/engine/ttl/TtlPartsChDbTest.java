@@ -10,6 +10,7 @@ import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.testing.LocalParts;
+import io.github.s3mergetree.engine.testing.RowsHash;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +74,73 @@ class TtlPartsChDbTest {
                 "partitioned|PARTITION BY toYYYYMM(d) ORDER BY (v, ts) TTL ts + INTERVAL 1 HOUR",
             })
     void insertedPartsCarryClickHousesTtlTxt(String name, String tail) throws Exception {
+        MergeTreeTable table = insertBoth("i_" + name, tail, fixedClock(0));
+        assertSameParts("i_" + name, table);
+    }
+
+    /**
+     * {@code OPTIMIZE TABLE … FINAL} on chDB's copy and {@link MergeTreeTable#optimizeFinal} on
+     * ours, at the same time: the same rows remain (expired rows removed, expired column values
+     * reset to their defaults), the merged parts' {@code ttl.txt} are equal, chDB attaches ours.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "rows|ORDER BY v TTL ts + INTERVAL 30 DAY",
+                "where|ORDER BY v TTL toDate(ts) + toIntervalDay(7), tz + INTERVAL 1 DAY"
+                        + " WHERE v % 3, d + INTERVAL 1 YEAR DELETE WHERE n",
+                "month|ORDER BY v TTL toStartOfDay(tz) + INTERVAL 1 MONTH",
+                "date32|ORDER BY v TTL d32",
+                "datetime64|ORDER BY v TTL t64",
+                "columns|ORDER BY v",
+                "partitioned|PARTITION BY toYYYYMM(d) ORDER BY (v, ts) TTL ts + INTERVAL 1 HOUR",
+            })
+    void mergesApplyTtlAsClickHousesOptimizeFinal(String name, String tail) throws Exception {
+        String t = "m_" + name;
+        long[] now = {0};
+        Clock clock =
+                new Clock() {
+                    @Override
+                    public ZoneOffset getZone() {
+                        return ZoneOffset.UTC;
+                    }
+
+                    @Override
+                    public Clock withZone(java.time.ZoneId zone) {
+                        return this;
+                    }
+
+                    @Override
+                    public Instant instant() {
+                        return Instant.ofEpochSecond(now[0]);
+                    }
+                };
+        MergeTreeTable table = insertBoth(t, tail, clock);
+        String rows = "SELECT count(), " + RowsHash.ALL_COLUMNS + " FROM ";
+        String inserted = ch.query(rows + "ref_" + t);
+        // the time of both merges: chDB's clock, read just before its merge
+        now[0] = ch.queryLong("SELECT toUnixTimestamp(now())");
+        ch.execute("SYSTEM START MERGES ref_" + t);
+        ch.execute("OPTIMIZE TABLE ref_" + t + " FINAL");
+        table.optimizeFinal(true);
+        assertThat(ch.queryLong("SELECT toUnixTimestamp(now())") - now[0])
+                .as("both merges ran within the same second range")
+                .isLessThan(3600);
+        assertSameParts(t, table);
+        assertThat(ch.query(rows + "ours_" + t))
+                .isEqualTo(ch.query(rows + "ref_" + t))
+                .as("TTL changed the rows")
+                .isNotEqualTo(inserted);
+        assertThat(ch.queryLong("SELECT count() FROM ref_" + t)).as("rows remain").isPositive();
+    }
+
+    private static Clock fixedClock(long seconds) {
+        return Clock.fixed(Instant.ofEpochSecond(seconds), ZoneOffset.UTC);
+    }
+
+    /** Creates ref_ (chDB's) and ours_ tables, inserts the same three blocks into both. */
+    private MergeTreeTable insertBoth(String name, String tail, Clock clock) throws Exception {
         String ddlTail = " ENGINE = MergeTree " + tail;
         String ref = "ref_" + name;
         String ours = "ours_" + name;
@@ -91,10 +159,7 @@ class TtlPartsChDbTest {
         TableLayout layout =
                 TableLayouts.fromDdl("CREATE TABLE " + ours + " (" + STRUCTURE + ")" + ddlTail);
         MergeTreeTable table =
-                MergeTreeTable.open(
-                        LocalParts.store(tmp.resolve(name)),
-                        layout,
-                        Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC));
+                MergeTreeTable.open(LocalParts.store(tmp.resolve(name)), layout, clock);
         ch.execute("CREATE TABLE gen_" + name + " (" + PLAIN_STRUCTURE + ") ENGINE = Memory");
         long now = ch.queryLong("SELECT toUnixTimestamp(now())");
         for (int seed = 1; seed <= 3; seed++) {
@@ -125,17 +190,31 @@ class TtlPartsChDbTest {
                             layout.columnTypes(),
                             data.toString()));
         }
+        return table;
+    }
+
+    /**
+     * The active parts of ref_ and ours_ have the same names and ttl.txt; ours are attached to
+     * ours_ and pass CHECK TABLE.
+     */
+    private void assertSameParts(String name, MergeTreeTable table) throws Exception {
+        String ref = "ref_" + name;
+        String ours = "ours_" + name;
         Map<String, String> theirs = new TreeMap<>();
         for (String[] row :
                 ch.rows(
-                        "SELECT name, path FROM system.parts WHERE database = currentDatabase()"
+                        "SELECT name, path, rows FROM system.parts WHERE database = currentDatabase()"
                                 + " AND table = '"
                                 + ref
                                 + "' AND active")) {
             Path ttl = Path.of(row[1]).resolve("ttl.txt");
             theirs.put(
-                    row[0],
-                    Files.exists(ttl) ? Files.readString(ttl, StandardCharsets.UTF_8) : "(none)");
+                    row[0].replaceAll("_\\d+$", ""),
+                    row[2].equals("0")
+                            ? "(empty part)"
+                            : Files.exists(ttl)
+                                    ? Files.readString(ttl, StandardCharsets.UTF_8)
+                                    : "(none)");
         }
         Map<String, String> ourTtl = new TreeMap<>();
         List<Path> dirs = new ArrayList<>();
@@ -143,14 +222,21 @@ class TtlPartsChDbTest {
             Path dir = LocalParts.root(table).resolve(p.name().toString());
             dirs.add(dir);
             Path ttl = dir.resolve("ttl.txt");
+            // an empty part's ttl.txt may differ from ClickHouse's (which column sections it
+            // keeps); it has no rows to expire
             ourTtl.put(
-                    p.name().toString(),
-                    Files.exists(ttl) ? Files.readString(ttl, StandardCharsets.UTF_8) : "(none)");
+                    p.name().toString().replaceAll("_\\d+$", ""),
+                    p.rows() == 0
+                            ? "(empty part)"
+                            : Files.exists(ttl)
+                                    ? Files.readString(ttl, StandardCharsets.UTF_8)
+                                    : "(none)");
             if (Files.exists(ttl)) {
                 assertThat(LocalParts.open(dir).checksums().entries()).containsKey("ttl.txt");
             }
         }
         assertThat(ourTtl).isEqualTo(theirs);
+        assertThat(ourTtl.keySet()).isEqualTo(theirs.keySet());
         assertThat(ourTtl.values()).anyMatch(v -> v.startsWith("ttl format version: 1\n{\""));
         for (Path dir : dirs) {
             ch.attachPart(ours, dir);
