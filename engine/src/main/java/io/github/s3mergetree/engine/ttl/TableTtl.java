@@ -34,7 +34,7 @@ import java.util.List;
  */
 public final class TableTtl {
     /** The TTL of a table that has none. */
-    public static final TableTtl NONE = new TableTtl(null, List.of(), List.of());
+    public static final TableTtl NONE = new TableTtl(null, List.of(), List.of(), 14400, false);
 
     /** A rule with {@code WHERE}, keyed in {@code ttl.txt} by its printed expression. */
     public record WhereRule(String key, Expr expression, Expr where) {}
@@ -56,11 +56,36 @@ public final class TableTtl {
     private final Expr rows;
     private final List<WhereRule> where;
     private final List<ColumnRule> columns;
+    private final long mergeWithTtlTimeout;
+    private final boolean onlyDropParts;
 
-    TableTtl(Expr rows, List<WhereRule> where, List<ColumnRule> columns) {
+    TableTtl(
+            Expr rows,
+            List<WhereRule> where,
+            List<ColumnRule> columns,
+            long mergeWithTtlTimeout,
+            boolean onlyDropParts) {
         this.rows = rows;
         this.where = List.copyOf(where);
         this.columns = List.copyOf(columns);
+        this.mergeWithTtlTimeout = mergeWithTtlTimeout;
+        this.onlyDropParts = onlyDropParts;
+    }
+
+    /**
+     * {@code merge_with_ttl_timeout} (default 14400): the least seconds between two TTL merges of
+     * one partition.
+     */
+    public long mergeWithTtlTimeoutSeconds() {
+        return mergeWithTtlTimeout;
+    }
+
+    /**
+     * {@code ttl_only_drop_parts}: TTL merges are chosen only for parts whose rows have all expired
+     * (their largest TTL time has passed).
+     */
+    public boolean onlyDropParts() {
+        return onlyDropParts;
     }
 
     /** The TTL rules of {@code schema}. */
@@ -89,7 +114,12 @@ public final class TableTtl {
                                 c.isStored()));
             }
         }
-        return new TableTtl(rows, where, cols);
+        return new TableTtl(
+                rows,
+                where,
+                cols,
+                schema.settings().getLong("merge_with_ttl_timeout", 14400),
+                schema.settings().getBoolean("ttl_only_drop_parts", false));
     }
 
     /** Whether the table has no TTL at all. */
