@@ -80,6 +80,17 @@ public final class AttachDelivery extends PartDelivery {
     @Override
     public TargetDefinition check() throws IOException {
         ServerInfo info = ServerInfo.read(client);
+        if (!info.hasTtl() && written.hasAnyTtl()) {
+            throw new DeliveryException(
+                    "ClickHouse "
+                            + info.version()
+                            + " at "
+                            + client.endpoint().url()
+                            + " has no TTL (table and column TTL came in ClickHouse 19.6), but the"
+                            + " written table has TTL: its parts carry ttl.txt and its merges remove"
+                            + " expired rows, which this server's table cannot declare; deliver the"
+                            + " table written without TTL");
+        }
         TargetDefinition def = checkDefinition();
         if (!info.readsAdaptiveGranularity() && written.settings().adaptiveGranularity()) {
             throw new DeliveryException(

@@ -63,4 +63,9 @@ public record ServerInfo(
     public boolean readsAdaptiveGranularity() {
         return atLeast(19, 6);
     }
+
+    /** Whether the server has table and column {@code TTL} (ClickHouse 19.6 and later). */
+    public boolean hasTtl() {
+        return atLeast(19, 6);
+    }
 }

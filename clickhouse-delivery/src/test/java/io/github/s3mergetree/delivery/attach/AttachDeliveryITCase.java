@@ -148,6 +148,18 @@ class AttachDeliveryITCase {
         s.assertExactly(0);
     }
 
+    @Test
+    void tablesWithTtlAreRefusedFor1816BeforeAnythingIsCopied() throws Exception {
+        Setup s =
+                new Setup(
+                        "TTL toDateTime(id) + INTERVAL 1 DAY SETTINGS index_granularity_bytes = 0");
+        s.table.insert(0, 100);
+        assertThatThrownBy(() -> s.delivery().check())
+                .isInstanceOf(DeliveryException.class)
+                .hasMessageContaining("has no TTL (table and column TTL came in ClickHouse 19.6)");
+        s.assertExactly(0);
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {

@@ -80,7 +80,8 @@ public record ResolvedTable(TableSchema schema, TableLayout layout, ZoneId serve
                             base.mergingMode(),
                             base.partFormat(),
                             s.withPartsLimits(delay, refuse),
-                            base.evaluation());
+                            base.evaluation(),
+                            base.ttl());
         }
         return new ResolvedTable(schema, layout, zone);
     }

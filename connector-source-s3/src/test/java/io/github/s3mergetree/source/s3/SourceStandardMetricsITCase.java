@@ -2,7 +2,7 @@ package io.github.s3mergetree.source.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.source.s3.s3.S3SourceMetrics;
+import io.github.s3mergetree.source.s3.metrics.S3SourceMetrics;
 import io.github.s3mergetree.source.s3.testutils.S3TestServer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

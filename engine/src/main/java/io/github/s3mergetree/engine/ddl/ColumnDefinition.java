@@ -19,6 +19,7 @@ public final class ColumnDefinition {
     private final Expr defaultExpression;
     private final String codec;
     private final String comment;
+    private final Expr ttl;
 
     /**
      * @param name the column name
@@ -36,6 +37,23 @@ public final class ColumnDefinition {
             Expr defaultExpression,
             String codec,
             String comment) {
+        this(name, type, defaultKind, defaultExpression, codec, comment, null);
+    }
+
+    /**
+     * A column with a {@code TTL}: after {@code ttl} (a Date or DateTime expression) has passed, a
+     * merge resets the column's value in that row to its default.
+     *
+     * @param ttl the column TTL expression, or null
+     */
+    public ColumnDefinition(
+            String name,
+            DataType type,
+            DefaultKind defaultKind,
+            Expr defaultExpression,
+            String codec,
+            String comment,
+            Expr ttl) {
         this.name = Objects.requireNonNull(name, "name");
         this.type = Objects.requireNonNull(type, "type");
         this.defaultKind = Objects.requireNonNull(defaultKind, "defaultKind");
@@ -49,6 +67,7 @@ public final class ColumnDefinition {
         this.defaultExpression = defaultExpression;
         this.codec = codec;
         this.comment = comment;
+        this.ttl = ttl;
     }
 
     /** A plain column without default, codec or comment. */
@@ -82,6 +101,11 @@ public final class ColumnDefinition {
         return Optional.ofNullable(comment);
     }
 
+    /** The column {@code TTL} expression, if any. */
+    public Optional<Expr> ttl() {
+        return Optional.ofNullable(ttl);
+    }
+
     /** Whether the column is stored in parts (every kind but ALIAS). */
     public boolean isStored() {
         return defaultKind != DefaultKind.ALIAS;
@@ -101,6 +125,9 @@ public final class ColumnDefinition {
         if (codec != null) {
             b.append(" CODEC(").append(codec).append(')');
         }
+        if (ttl != null) {
+            b.append(" TTL ").append(ttl.toSql());
+        }
         return b.toString();
     }
 
@@ -112,12 +139,13 @@ public final class ColumnDefinition {
                 && c.defaultKind == defaultKind
                 && Objects.equals(c.defaultExpression, defaultExpression)
                 && Objects.equals(c.codec, codec)
-                && Objects.equals(c.comment, comment);
+                && Objects.equals(c.comment, comment)
+                && Objects.equals(c.ttl, ttl);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, type, defaultKind, defaultExpression, codec, comment);
+        return Objects.hash(name, type, defaultKind, defaultExpression, codec, comment, ttl);
     }
 
     @Override

@@ -41,14 +41,15 @@ import java.util.function.Supplier;
  * (version column of an integer or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
  * in the sorting key); the primary key a prefix of the sorting key; no Nullable key columns unless
  * {@code allow_nullable_key}; no constant or duplicate sorting key elements; no floating-point
- * partition key; no LowCardinality of number-like types. Without {@code ORDER BY} and {@code
- * PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7 ({@code
- * create_table_empty_primary_key_by_default}).
+ * partition key; no LowCardinality of number-like types; a {@code SAMPLE BY} expression that is a
+ * primary key column of one unsigned integer type (ClickHouse's {@code checkSampleExpression}).
+ * Without {@code ORDER BY} and {@code PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7
+ * ({@code create_table_empty_primary_key_by_default}).
  *
  * <p>Rejected as {@link UnsupportedDdlException}: {@code INDEX}, {@code PROJECTION}, {@code
- * CONSTRAINT}, {@code TTL}, {@code SAMPLE BY}, {@code EPHEMERAL}, column {@code STATISTICS} and
- * {@code SETTINGS}, {@code ON CLUSTER}, {@code AS ...}, other engines, and types or functions this
- * engine does not implement. All errors give the line and column of the offending construct.
+ * CONSTRAINT}, {@code TTL}, {@code EPHEMERAL}, column {@code STATISTICS} and {@code SETTINGS},
+ * {@code ON CLUSTER}, {@code AS ...}, other engines, and types or functions this engine does not
+ * implement. All errors give the line and column of the offending construct.
  */
 public final class DdlParser {
 
@@ -409,6 +410,8 @@ public final class DdlParser {
         String codec;
         String comment;
         boolean primaryKey;
+        ExprParser.Parsed ttl;
+        int ttlAt = -1;
     }
 
     /** A data-skipping index as declared, before its expression is bound to the columns. */
@@ -555,6 +558,9 @@ public final class DdlParser {
         return text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
     }
 
+    /** One parsed element of a table's TTL clause, not yet typed. */
+    private record RawTtl(ExprParser.Parsed expression, int at, ExprParser.Parsed where) {}
+
     private TableSchema statement() {
         Token create = peek();
         if (create.isWord("ATTACH")) {
@@ -664,6 +670,9 @@ public final class DdlParser {
         ExprParser.Parsed orderBy = null;
         ExprParser.Parsed primaryKeyClause = null;
         int primaryKeyClauseAt = -1;
+        ExprParser.Parsed sampleBy = null;
+        int sampleByAt = -1;
+        List<RawTtl> ttl = null;
         MergeTreeSettings settings = MergeTreeSettings.DEFAULTS;
         String comment = null;
         while (true) {
@@ -688,9 +697,18 @@ public final class DdlParser {
                 primaryKeyClauseAt = c.start();
                 primaryKeyClause = expression(KEY_AST_DEPTH);
             } else if (c.isWord("SAMPLE") && peek(1).isWord("BY")) {
-                throw unsupported("SAMPLE BY", "SAMPLE BY is not supported", c.start());
+                if (sampleBy != null) {
+                    throw error("SAMPLE BY is specified twice", c.start());
+                }
+                pos += 2;
+                sampleByAt = c.start();
+                sampleBy = expression(KEY_AST_DEPTH);
             } else if (c.isWord("TTL")) {
-                throw unsupported("TTL", "TTL is not supported", c.start());
+                if (ttl != null) {
+                    throw error("TTL is specified twice", c.start());
+                }
+                next();
+                ttl = tableTtl();
             } else {
                 break;
             }
@@ -737,8 +755,58 @@ public final class DdlParser {
                 orderBy,
                 primaryKeyClause,
                 primaryKeyClauseAt,
+                sampleBy,
+                sampleByAt,
+                ttl == null ? List.of() : ttl,
                 settings,
                 comment);
+    }
+
+    /**
+     * The elements of a table's {@code TTL} clause: {@code expr [DELETE] [WHERE cond]}, comma
+     * separated. Moving parts ({@code TO DISK}, {@code TO VOLUME}), {@code RECOMPRESS} and {@code
+     * GROUP BY} rollups are refused: the engine writes to one store with the table's codecs and
+     * does not aggregate in merges.
+     */
+    private List<RawTtl> tableTtl() {
+        List<RawTtl> out = new ArrayList<>();
+        while (true) {
+            int at = peek().start();
+            ExprParser.Parsed e = expression(KEY_AST_DEPTH);
+            Token k = peek();
+            if (k.isWord("DELETE")) {
+                next();
+            } else if (k.isWord("TO") && (peek(1).isWord("DISK") || peek(1).isWord("VOLUME"))) {
+                throw unsupported(
+                        "TTL TO " + peek(1).text().toUpperCase(Locale.ROOT),
+                        "TTL ... TO "
+                                + peek(1).text().toUpperCase(Locale.ROOT)
+                                + " is not supported: the engine keeps a table's parts in one"
+                                + " store and does not move them",
+                        k.start());
+            } else if (k.isWord("RECOMPRESS")) {
+                throw unsupported(
+                        "TTL RECOMPRESS",
+                        "TTL ... RECOMPRESS is not supported: parts keep the table's codecs",
+                        k.start());
+            }
+            ExprParser.Parsed where = null;
+            if (peek().isWord("WHERE")) {
+                next();
+                where = expression(KEY_AST_DEPTH);
+            }
+            if (peek().isWord("GROUP") && peek(1).isWord("BY")) {
+                throw unsupported(
+                        "TTL GROUP BY",
+                        "TTL ... GROUP BY is not supported: merges do not aggregate expired rows",
+                        peek().start());
+            }
+            out.add(new RawTtl(e, at, where));
+            if (peek().type() != Type.COMMA) {
+                return out;
+            }
+            next();
+        }
     }
 
     /**
@@ -978,7 +1046,9 @@ public final class DdlParser {
             throw unsupported("STATISTICS", "Column STATISTICS are not supported", x.start());
         }
         if (x.isWord("TTL")) {
-            throw unsupported("TTL", "Column TTL is not supported", x.start());
+            next();
+            c.ttlAt = x.start();
+            c.ttl = expression(COLUMN_AST_DEPTH);
         }
         if (x.isWord("SETTINGS")) {
             throw unsupported("SETTINGS", "Column-level SETTINGS are not supported", x.start());
@@ -1081,6 +1151,9 @@ public final class DdlParser {
             ExprParser.Parsed orderBy,
             ExprParser.Parsed primaryKeyClause,
             int primaryKeyClauseAt,
+            ExprParser.Parsed sampleBy,
+            int sampleByAt,
+            List<RawTtl> rawTtl,
             MergeTreeSettings settings,
             String comment) {
         // column names and types
@@ -1120,6 +1193,7 @@ public final class DdlParser {
             columns.add(
                     new ColumnDefinition(
                             c.nameToken.text(), type, c.defaultKind, def, c.codec, c.comment));
+            // typed later (against the stored columns), after the table's TTL, as ClickHouse does
         }
         Map<String, DataType> keyColumns = new LinkedHashMap<>();
         for (ColumnDefinition c : columns) {
@@ -1246,6 +1320,55 @@ public final class DdlParser {
 
         EngineDefinition engine = engine(engineName, engineParens, engineArgs, columns, sortingKey);
         List<SkipIndexDefinition> indexes = skipIndexes(rawIndexes, keyColumns);
+        KeyExpression samplingKey = KeyExpression.EMPTY;
+        if (sampleBy != null) {
+            samplingKey = bindKey(sampleBy, keyColumns, false);
+            checkSamplingKey(samplingKey, primaryKey, settings, sampleByAt);
+        }
+        List<TtlRule> ttl = new ArrayList<>();
+        boolean rowsTtl = false;
+        for (RawTtl r : rawTtl) {
+            Expr e = bindTtl(r.expression(), keyColumns, r.at());
+            Expr where = null;
+            if (r.where() != null) {
+                where = bindTtlCondition(r.where(), keyColumns);
+            } else if (rowsTtl) {
+                throw error(
+                        "More than one DELETE TTL expression without WHERE expression is not"
+                                + " allowed",
+                        r.at());
+            } else {
+                rowsTtl = true;
+            }
+            ttl.add(new TtlRule(e, java.util.Optional.ofNullable(where)));
+        }
+        Set<String> keyRequired = new HashSet<>(partitionKey.requiredColumns());
+        keyRequired.addAll(sortingKey.requiredColumns());
+        for (int i = 0; i < raw.size(); i++) {
+            RawColumn c = raw.get(i);
+            if (c.ttl == null) {
+                continue;
+            }
+            Expr columnTtl = bindTtl(c.ttl, keyColumns, c.ttlAt);
+            ColumnDefinition d = columns.get(i);
+            columns.set(
+                    i,
+                    new ColumnDefinition(
+                            d.name(),
+                            d.type(),
+                            d.defaultKind(),
+                            d.defaultExpression().orElse(null),
+                            d.codec().orElse(null),
+                            d.comment().orElse(null),
+                            columnTtl));
+        }
+        for (int i = 0; i < raw.size(); i++) {
+            if (raw.get(i).ttl != null && keyRequired.contains(columns.get(i).name())) {
+                throw error(
+                        "Trying to set TTL for key column " + columns.get(i).name(),
+                        raw.get(i).ttlAt);
+            }
+        }
         return new TableSchema(
                 database,
                 name,
@@ -1255,8 +1378,147 @@ public final class DdlParser {
                 partitionKey,
                 sortingKey,
                 primaryKey,
+                samplingKey,
+                ttl,
                 settings,
                 comment);
+    }
+
+    /**
+     * Types a TTL expression with ClickHouse's checks, in its order: it must read a column, call no
+     * non-deterministic function and be a Date, Date32, DateTime or DateTime64.
+     */
+    private Expr bindTtl(ExprParser.Parsed p, Map<String, DataType> columns, int at) {
+        Expr e;
+        try {
+            e = p.bind(columns);
+        } catch (ExprException x) {
+            throw translate(x);
+        }
+        if (e.requiredColumns().isEmpty()) {
+            throw error(
+                    "TTL expression "
+                            + e.toSql()
+                            + " does not depend on any of the columns of the"
+                            + " table",
+                    at);
+        }
+        String nonDeterministic = nonDeterministicFunction(e);
+        if (nonDeterministic != null) {
+            throw error(
+                    "TTL expression cannot contain non-deterministic functions, but contains"
+                            + " function "
+                            + nonDeterministic,
+                    at);
+        }
+        TypeKind k = e.resultType().kind();
+        if (k != TypeKind.DATE
+                && k != TypeKind.DATE32
+                && k != TypeKind.DATETIME
+                && k != TypeKind.DATETIME64) {
+            throw error(
+                    "TTL expression result column should have Date, Date32, DateTime or DateTime64"
+                            + " type, but has "
+                            + e.resultType().name(),
+                    at);
+        }
+        return e;
+    }
+
+    /** Types a TTL {@code WHERE} condition: any number is true when it is not zero. */
+    private Expr bindTtlCondition(ExprParser.Parsed p, Map<String, DataType> columns) {
+        Expr e;
+        try {
+            e = p.bind(columns);
+        } catch (ExprException x) {
+            throw translate(x);
+        }
+        DataType t = stripWrappers(e.resultType());
+        boolean numeric =
+                switch (t.kind()) {
+                    case UINT8,
+                            UINT16,
+                            UINT32,
+                            UINT64,
+                            INT8,
+                            INT16,
+                            INT32,
+                            INT64,
+                            BOOL,
+                            FLOAT32,
+                            FLOAT64,
+                            DATE,
+                            DATE32,
+                            DATETIME ->
+                            true;
+                    default -> false;
+                };
+        if (!numeric) {
+            throw unsupported(
+                    "TTL WHERE",
+                    "TTL ... WHERE "
+                            + e.toSql()
+                            + ": a condition of type "
+                            + e.resultType().name()
+                            + " is not supported (a number or a date, true when not zero)",
+                    p.start());
+        }
+        return e;
+    }
+
+    /** The first non-deterministic function ({@code now}, {@code today}) {@code e} calls. */
+    private static String nonDeterministicFunction(Expr e) {
+        if (e instanceof io.github.s3mergetree.engine.expr.FunctionCall f) {
+            if (f.name().equals("now") || f.name().equals("today")) {
+                return f.name();
+            }
+            for (Expr a : f.arguments()) {
+                String n = nonDeterministicFunction(a);
+                if (n != null) {
+                    return n;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * ClickHouse's {@code checkSampleExpression}: the sampling expression must be a column of the
+     * primary key (unless {@code compatibility_allow_sampling_expression_not_in_primary_key}) and
+     * one unsigned integer (unless {@code check_sample_column_is_correct = 0}), with its messages.
+     */
+    private void checkSamplingKey(
+            KeyExpression samplingKey,
+            KeyExpression primaryKey,
+            MergeTreeSettings settings,
+            int at) {
+        if (samplingKey.isEmpty()) {
+            throw error("There are no columns in sampling expression", at);
+        }
+        String first = samplingKey.columnNames().get(0);
+        if (!primaryKey.columnNames().contains(first)
+                && !settings.getBoolean(
+                        "compatibility_allow_sampling_expression_not_in_primary_key", false)) {
+            throw error("Sampling expression must be present in the primary key", at);
+        }
+        if (!settings.getBoolean("check_sample_column_is_correct", true)) {
+            return;
+        }
+        DataType t = samplingKey.types().get(0);
+        boolean unsigned =
+                samplingKey.size() == 1
+                        && (t.kind() == TypeKind.UINT8
+                                || t.kind() == TypeKind.BOOL // ClickHouse's Bool is a UInt8
+                                || t.kind() == TypeKind.UINT16
+                                || t.kind() == TypeKind.UINT32
+                                || t.kind() == TypeKind.UINT64);
+        if (!unsigned) {
+            throw error(
+                    "Invalid sampling column type in storage parameters: "
+                            + t.name()
+                            + ". Must be one unsigned integer type",
+                    at);
+        }
     }
 
     private KeyExpression bindKey(

@@ -30,6 +30,8 @@ public final class TableSchema {
     private final KeyExpression partitionKey;
     private final KeyExpression sortingKey;
     private final KeyExpression primaryKey;
+    private final KeyExpression samplingKey;
+    private final List<TtlRule> ttl;
     private final MergeTreeSettings settings;
     private final String comment;
 
@@ -42,6 +44,8 @@ public final class TableSchema {
             KeyExpression partitionKey,
             KeyExpression sortingKey,
             KeyExpression primaryKey,
+            KeyExpression samplingKey,
+            List<TtlRule> ttl,
             MergeTreeSettings settings,
             String comment) {
         this.database = database;
@@ -52,6 +56,8 @@ public final class TableSchema {
         this.partitionKey = Objects.requireNonNull(partitionKey);
         this.sortingKey = Objects.requireNonNull(sortingKey);
         this.primaryKey = Objects.requireNonNull(primaryKey);
+        this.samplingKey = Objects.requireNonNull(samplingKey);
+        this.ttl = List.copyOf(ttl);
         this.settings = Objects.requireNonNull(settings);
         this.comment = comment;
     }
@@ -143,6 +149,36 @@ public final class TableSchema {
         return primaryKey;
     }
 
+    /**
+     * The sampling key ({@code SAMPLE BY}; {@link KeyExpression#EMPTY} without one). Parts do not
+     * depend on it: ClickHouse evaluates it when a query says {@code SAMPLE}, so it only has to be
+     * part of every statement that creates the table in ClickHouse.
+     */
+    public KeyExpression samplingKey() {
+        return samplingKey;
+    }
+
+    /**
+     * The table's {@code TTL} rules, in declaration order: at most one without {@code WHERE}, any
+     * number with one (empty without a {@code TTL} clause).
+     */
+    public List<TtlRule> ttl() {
+        return ttl;
+    }
+
+    /** Whether the table or one of its columns has a {@code TTL}. */
+    public boolean hasAnyTtl() {
+        if (!ttl.isEmpty()) {
+            return true;
+        }
+        for (ColumnDefinition c : columns) {
+            if (c.ttl().isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public MergeTreeSettings settings() {
         return settings;
     }
@@ -195,6 +231,15 @@ public final class TableSchema {
             b.append("\nPRIMARY KEY ").append(primaryKey.toSql());
         }
         b.append("\nORDER BY ").append(sortingKey.toSql());
+        if (!samplingKey.isEmpty()) {
+            b.append("\nSAMPLE BY ").append(samplingKey.toSql());
+        }
+        if (!ttl.isEmpty()) {
+            b.append("\nTTL ");
+            for (int i = 0; i < ttl.size(); i++) {
+                b.append(i == 0 ? "" : ", ").append(ttl.get(i).toSql());
+            }
+        }
         if (!settings.asMap().isEmpty() || extraSettings != null) {
             b.append("\nSETTINGS ");
             if (!settings.asMap().isEmpty()) {
@@ -224,6 +269,8 @@ public final class TableSchema {
                 && t.partitionKey.equals(partitionKey)
                 && t.sortingKey.equals(sortingKey)
                 && t.primaryKey.equals(primaryKey)
+                && t.samplingKey.equals(samplingKey)
+                && t.ttl.equals(ttl)
                 && t.settings.equals(settings)
                 && Objects.equals(t.comment, comment);
     }
@@ -239,6 +286,8 @@ public final class TableSchema {
                 partitionKey,
                 sortingKey,
                 primaryKey,
+                samplingKey,
+                ttl,
                 settings,
                 comment);
     }

@@ -87,6 +87,9 @@ final class ArithmeticFunctions {
         checkTwo(fn, args, pos);
         DataType a = types.get(0);
         DataType b = types.get(1);
+        if (!fn.equals("multiply") && IntervalFunctions.applies(a, b)) {
+            return IntervalFunctions.bind(fn, a, b, pos);
+        }
         if (isNumber(a) && isNumber(b)) {
             DataType result;
             if (isFloat(a) || isFloat(b)) {

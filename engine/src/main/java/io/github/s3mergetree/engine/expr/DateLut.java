@@ -374,4 +374,41 @@ final class DateLut {
         long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         return era * 146097 + doe - 719468;
     }
+
+    // ---------------------------------------------------------------------------------------
+    // addDays / addMonths (ClickHouse's DateLUTImpl::addDays, addMonths)
+
+    /** {@code t} plus {@code delta} local days, keeping the local time of day. */
+    long addDays(long t, long delta) {
+        return atLocalTime(dayNum(t) + delta, secondsOfDay(t));
+    }
+
+    /** {@code t} plus {@code delta} months, the day of month clamped, the local time kept. */
+    long addMonths(long t, long delta) {
+        return atLocalTime(addMonthsToDay(dayNum(t), delta), secondsOfDay(t));
+    }
+
+    /** The instant of local time {@code time} (seconds after midnight) on day {@code day}. */
+    private long atLocalTime(long day, long time) {
+        long idx = day + EPOCH;
+        if (idx >= 0 && idx < SIZE) {
+            int i = (int) idx;
+            if (changeAmount[i] != 0 && time >= changeTime[i]) {
+                time -= changeAmount[i];
+            }
+            return date[i] + time;
+        }
+        return dayStart(day) + time;
+    }
+
+    /** Day number {@code d} plus {@code delta} months, the day of month clamped. */
+    static long addMonthsToDay(long d, long delta) {
+        int y = year(d);
+        int m = month(d);
+        int dom = dayOfMonth(d);
+        long months = (long) y * 12 + (m - 1) + delta;
+        int ny = (int) Math.floorDiv(months, 12L);
+        int nm = (int) Math.floorMod(months, 12L) + 1;
+        return dayNumOf(ny, nm, Math.min(dom, daysInMonth(ny, nm)));
+    }
 }

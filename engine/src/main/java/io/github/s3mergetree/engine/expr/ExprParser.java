@@ -559,8 +559,9 @@ public final class ExprParser {
                     return Ast.literal(Literal.ofDouble(Double.POSITIVE_INFINITY), k.start());
                 case "NAN":
                     return Ast.literal(Literal.ofDouble(Double.NaN), k.start());
-                case "CASE":
                 case "INTERVAL":
+                    return interval(k);
+                case "CASE":
                 case "NOT":
                 case "SELECT":
                 case "ARRAY":
@@ -569,6 +570,58 @@ public final class ExprParser {
                 default:
                     return Ast.identifier(w, k.start());
             }
+        }
+
+        /**
+         * {@code INTERVAL n UNIT} (the unit singular or plural) or {@code INTERVAL 'n unit'}: the
+         * call {@code toInterval<Unit>(n)}, as ClickHouse parses and prints it.
+         */
+        Ast interval(Token k) {
+            enter(k);
+            Ast count;
+            String unitWord;
+            int unitAt;
+            if (peek().type() == Type.STRING) {
+                Token s = next();
+                String[] parts = s.text().trim().split("\\s+");
+                if (parts.length != 2 || !parts[0].matches("-?\\d+")) {
+                    throw ExprException.syntax(
+                            "Cannot parse the interval '" + s.text() + "': expected 'n unit'",
+                            s.start());
+                }
+                count = Ast.literal(Literal.ofLong(Long.parseLong(parts[0])), s.start());
+                unitWord = parts[1];
+                unitAt = s.start();
+            } else {
+                count = unary();
+                Token u = peek();
+                if (u.type() != Type.BARE_WORD) {
+                    throw unexpected(
+                            u,
+                            "an interval unit (SECOND, MINUTE, HOUR, DAY, WEEK,"
+                                    + " MONTH, QUARTER, YEAR)");
+                }
+                next();
+                unitWord = u.text();
+                unitAt = u.start();
+            }
+            IntervalType.Unit unit = null;
+            String upper = unitWord.toUpperCase(Locale.ROOT);
+            for (IntervalType.Unit x : IntervalType.Unit.values()) {
+                if (upper.equals(x.name()) || upper.equals(x.name() + "S")) {
+                    unit = x;
+                }
+            }
+            if (unit == null) {
+                throw ExprException.syntax(
+                        "Unknown interval unit '"
+                                + unitWord
+                                + "' (expected SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER"
+                                + " or YEAR)",
+                        unitAt);
+            }
+            leave();
+            return checked(Ast.call("toInterval" + unit.title(), List.of(count), k.start()));
         }
 
         Ast castCall(Token k) {

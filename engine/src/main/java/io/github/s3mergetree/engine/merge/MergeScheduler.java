@@ -83,12 +83,16 @@ public final class MergeScheduler implements AutoCloseable {
                 for (List<PartName> parts : running.keySet()) {
                     busy.addAll(parts);
                 }
-                List<MergeCandidate> chosen =
-                        selector.select(table.mergeCandidates(busy), table.maxBytesToMerge());
-                if (chosen.isEmpty()) {
-                    return;
+                // TTL merges first, as ClickHouse's selectPartsToMerge tries them first
+                List<PartName> sources = table.ttlMerge(busy);
+                if (sources.isEmpty()) {
+                    List<MergeCandidate> chosen =
+                            selector.select(table.mergeCandidates(busy), table.maxBytesToMerge());
+                    if (chosen.isEmpty()) {
+                        return;
+                    }
+                    sources = chosen.stream().map(MergeCandidate::name).toList();
                 }
-                List<PartName> sources = chosen.stream().map(MergeCandidate::name).toList();
                 start(sources);
             }
         } catch (IOException | RuntimeException e) {

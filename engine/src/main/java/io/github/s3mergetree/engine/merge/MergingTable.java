@@ -15,6 +15,15 @@ public interface MergingTable {
     /** The active parts per partition, in block order, with {@code busy} parts marked. */
     List<List<MergeCandidate>> mergeCandidates(Set<PartName> busy) throws IOException;
 
+    /**
+     * A merge the table's TTL asks for before any other (ClickHouse's TTL merge selector): parts of
+     * one partition whose TTL has expired, to be merged so that the expired rows are removed; empty
+     * if none is due. A table without TTL never asks for one.
+     */
+    default List<PartName> ttlMerge(Set<PartName> busy) throws IOException {
+        return List.of();
+    }
+
     /** {@code max_bytes_to_merge_at_max_space_in_pool}: the largest merge (0 = unlimited). */
     long maxBytesToMerge();
 

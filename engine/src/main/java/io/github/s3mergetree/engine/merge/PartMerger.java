@@ -7,11 +7,13 @@ import io.github.s3mergetree.engine.part.PartBlockReader;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartitionData;
+import io.github.s3mergetree.engine.part.TtlInfos;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
 import io.github.s3mergetree.engine.sort.KeySorter;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.ttl.TtlMerge;
 import io.github.s3mergetree.engine.types.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -166,8 +168,15 @@ public final class PartMerger {
             }
         }
         long totalRows = sources.stream().mapToLong(PartReader::rows).sum();
+        List<TtlInfos> sourceTtl = new ArrayList<>();
+        for (PartReader p : sources) {
+            sourceTtl.add(spec.ttl().isEmpty() ? null : p.ttlInfos());
+        }
+        TtlMerge ttl = TtlMerge.plan(spec.ttl(), sourceTtl, spec.timeOfMerge(), spec.evaluation());
+        // a merge that applies TTL reads every column at once, as ClickHouse's does
         boolean useVertical =
-                spec.mode().kind() == MergingMode.Kind.ORDINARY
+                (ttl == null || !ttl.applies())
+                        && spec.mode().kind() == MergingMode.Kind.ORDINARY
                         && !merging.isEmpty()
                         && merging.size() < spec.columnNames().size()
                         && (vertical != null
@@ -202,7 +211,8 @@ public final class PartMerger {
                     out,
                     outDir,
                     progress,
-                    useVertical ? merging : null);
+                    useVertical ? merging : null,
+                    ttl);
         } finally {
             for (PartBlockReader r : readers) {
                 r.close();
@@ -218,7 +228,8 @@ public final class PartMerger {
             TableStore store,
             String outDir,
             Progress progress,
-            List<String> verticalMergingColumns)
+            List<String> verticalMergingColumns,
+            TtlMerge ttl)
             throws IOException {
         RowSources rowSources = verticalMergingColumns == null ? null : new RowSources(scratch);
         List<String> pkNames = spec.sortingKey().columnNames().subList(0, spec.primaryKeySize());
@@ -233,7 +244,9 @@ public final class PartMerger {
                         pkTypes,
                         partition,
                         spec.columnCodecs())) {
-            OutputBuffer buffer = new OutputBuffer(spec, out, progress);
+            OutputBuffer buffer =
+                    new OutputBuffer(
+                            spec, out, progress, ttl != null && ttl.applies() ? ttl : null);
             RowReducer reducer = RowReducer.create(spec, buffer);
             PriorityQueue<Cursor> heap = new PriorityQueue<>(Cursor::compareTo);
             heap.addAll(cursors);
@@ -273,6 +286,13 @@ public final class PartMerger {
                             gather(column, sources, rowSources, spec, out, progress);
                         }
                     }
+                }
+            }
+            if (ttl != null) {
+                out.setTtlInfos(ttl.finish());
+                if (ttl.applies()) {
+                    // every row may have expired: ClickHouse writes an empty part then
+                    out.allowEmpty();
                 }
             }
             return out.finish();
@@ -440,12 +460,14 @@ public final class PartMerger {
         private final PartWriter.Output out;
         private final Progress progress;
         private final MergedBlockBuilder runs;
+        private final TtlMerge ttl;
         private Block block;
 
-        OutputBuffer(MergeSpec spec, PartWriter.Output out, Progress progress) {
+        OutputBuffer(MergeSpec spec, PartWriter.Output out, Progress progress, TtlMerge ttl) {
             this.spec = spec;
             this.out = out;
             this.progress = progress;
+            this.ttl = ttl;
             this.runs =
                     spec.mode().kind() == MergingMode.Kind.ORDINARY
                             ? new MergedBlockBuilder()
@@ -477,6 +499,14 @@ public final class PartMerger {
             if (block == null || block.rows() == 0) {
                 return;
             }
+            Block rows = block;
+            if (ttl != null) {
+                block = ttl.apply(block);
+                if (block.rows() == 0) {
+                    block = runs != null ? null : rows.newEmpty(spec.mergeMaxBlockSize());
+                    return;
+                }
+            }
             List<Column> keys = spec.sortingKey().evaluate(block, spec.evaluation());
             Block pk =
                     new Block(
@@ -485,7 +515,7 @@ public final class PartMerger {
                             keys.subList(0, spec.primaryKeySize()));
             out.write(block, pk);
             progress.rowsWritten.addAndGet(block.rows());
-            block = runs != null ? null : block.newEmpty(spec.mergeMaxBlockSize());
+            block = runs != null ? null : rows.newEmpty(spec.mergeMaxBlockSize());
         }
     }
 }

@@ -149,6 +149,17 @@ public final class PartReader {
         return store.read(dir + "/" + file);
     }
 
+    /**
+     * The part's {@code ttl.txt} times, or null if it has no {@code ttl.txt} (a part of a table
+     * without TTL, or whose TTL times are all empty).
+     */
+    public TtlInfos ttlInfos() throws IOException {
+        if (!checksums.entries().containsKey(TtlInfos.FILE_NAME)) {
+            return null;
+        }
+        return TtlInfos.parse(readFile(TtlInfos.FILE_NAME), describe(TtlInfos.FILE_NAME));
+    }
+
     /** A file's full name, for messages. */
     String describe(String file) {
         return store.describe(dir + "/" + file);

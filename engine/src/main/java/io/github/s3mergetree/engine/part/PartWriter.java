@@ -60,12 +60,27 @@ public final class PartWriter {
         return options;
     }
 
-    /** What to write. */
+    /**
+     * What to write.
+     *
+     * @param ttlInfos the part's TTL times ({@code ttl.txt}), or null for a table without TTL
+     */
     public record Input(
             Block block,
             Block primaryKey,
             PartitionData partition,
-            Map<String, CompressionCodec> columnCodecs) {}
+            Map<String, CompressionCodec> columnCodecs,
+            TtlInfos ttlInfos) {
+
+        /** A part of a table without TTL. */
+        public Input(
+                Block block,
+                Block primaryKey,
+                PartitionData partition,
+                Map<String, CompressionCodec> columnCodecs) {
+            this(block, primaryKey, partition, columnCodecs, null);
+        }
+    }
 
     /**
      * Writes a whole part from one block into {@code dir} of {@code store} (which must hold no
@@ -89,6 +104,7 @@ public final class PartWriter {
                         input.partition(),
                         input.columnCodecs())) {
             out.write(block, input.primaryKey());
+            out.setTtlInfos(input.ttlInfos());
             WrittenPartFiles files = out.finish();
             writeChecksums(store, dir, files);
             return files;
@@ -158,6 +174,8 @@ public final class PartWriter {
         private long bytesInMemory;
         private boolean finished;
         private boolean closed;
+        private TtlInfos ttlInfos;
+        private boolean allowEmpty;
         private final List<Integer> granuleSizes = new ArrayList<>();
         private final boolean[] written;
         private boolean firstPhaseDone;
@@ -437,7 +455,7 @@ public final class PartWriter {
                 writeGranules(pending, pendingKey, pending.rows());
                 pending = null;
             }
-            if (rows == 0) {
+            if (rows == 0 && !allowEmpty) {
                 throw new IllegalStateException("cannot write a part of 0 rows");
             }
             if (firstPhaseDone) {
@@ -448,7 +466,7 @@ public final class PartWriter {
                     }
                 }
             }
-            if (options.adaptive()) {
+            if (options.adaptive() && rows > 0) {
                 for (StreamWriter w : byName.values()) {
                     w.mark(0);
                 }
@@ -468,14 +486,16 @@ public final class PartWriter {
                 writeListed(w.name() + marksExt, w.marks().toByteArray(), checksums);
             }
             if (!pkTypes.isEmpty()) {
-                if (options.adaptive()) {
+                if (options.adaptive() && rows > 0) {
                     primaryIndex.write(lastKey, 0, lastKey.length);
                 }
                 writeListed("primary.idx", primaryIndex.toByteArray(), checksums);
             }
             if (partition.partitioned()) {
                 writeListed("partition.dat", partition.keyBytes(), checksums);
-                for (int i = 0; i < extremes.columnCount(); i++) {
+                // an empty part has no min/max index, as ClickHouse's (its index is not
+                // initialized)
+                for (int i = 0; rows > 0 && i < extremes.columnCount(); i++) {
                     String col = extremes.names().get(i);
                     writeListed(
                             "minmax_" + fileName(StreamNames.escape(col)) + ".idx",
@@ -484,6 +504,9 @@ public final class PartWriter {
                 }
             }
             writeListed("count.txt", ascii(Long.toString(rows)), checksums);
+            if (ttlInfos != null && !ttlInfos.isEmpty()) {
+                writeListed(TtlInfos.FILE_NAME, ttlInfos.serialize(), checksums);
+            }
             writeUnlisted("columns.txt", columnsTxt(names, types));
             writeUnlisted(
                     "default_compression_codec.txt",
@@ -509,6 +532,23 @@ public final class PartWriter {
 
         private void writeUnlisted(String name, byte[] content) throws IOException {
             store.write(dir + "/" + name, content, options.fsync());
+        }
+
+        /**
+         * The part's TTL times, written as {@code ttl.txt} by {@link #finish()} (as ClickHouse
+         * does: not when they are all empty); null for a table without TTL.
+         */
+        public void setTtlInfos(TtlInfos infos) {
+            this.ttlInfos = infos;
+        }
+
+        /**
+         * Lets {@link #finish()} write a part of no rows, as ClickHouse does when a merge removed
+         * every row by TTL: empty column and marks files, an empty primary index, {@code count.txt}
+         * 0, {@code partition.dat} but no min/max index. Such a part covers its sources' blocks.
+         */
+        public void allowEmpty() {
+            this.allowEmpty = true;
         }
 
         /** Without {@link #finish()}: abandons the part, discarding its column uploads. */

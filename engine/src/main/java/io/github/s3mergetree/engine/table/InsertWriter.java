@@ -164,7 +164,11 @@ public final class InsertWriter {
                     WrittenPartFiles files =
                             writer.write(
                                     new PartWriter.Input(
-                                            rows, pk, pb.partition(), layout.columnCodecs()),
+                                            rows,
+                                            pk,
+                                            pb.partition(),
+                                            layout.columnCodecs(),
+                                            layout.ttl().infosOf(rows, layout.evaluation())),
                                     store,
                                     tmp);
                     out.add(new TemporaryPart(store, tmp, pb.partition(), files));

@@ -12,6 +12,7 @@ import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartitionData;
 import io.github.s3mergetree.engine.part.TemporaryPart;
+import io.github.s3mergetree.engine.part.TtlInfos;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.objectstore.LocalFileObjectStoreClient;
@@ -69,6 +70,13 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     private final Set<PartName> published = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final List<Consumer<List<PartName>>> newPartListeners = new CopyOnWriteArrayList<>();
     private final String writerId = UUID.randomUUID().toString();
+
+    /** Partition → the earliest time (epoch seconds) of its next TTL merge. */
+    private final Map<String, Long> nextTtlMerge = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The {@code ttl.txt} times of active parts, read once per part (empty: no ttl.txt). */
+    private final Map<PartName, Optional<TtlInfos>> ttlInfos =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private MergeTreeTable(TableStore store, TableLayout layout, Clock clock) {
         this.store = store;
@@ -695,6 +703,89 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     }
 
     /**
+     * ClickHouse's TTL merge selection ({@code TTLDeleteMergeSelector}): the part whose smallest
+     * TTL time is the earliest one at or before now (with {@code ttl_only_drop_parts}, whose
+     * largest is: every row expired), with its neighbours in the partition whose TTL has expired
+     * too, within {@code max_bytes_to_merge_at_max_space_in_pool}; not in a partition that had a
+     * TTL merge less than {@code merge_with_ttl_timeout} seconds ago (default 14400). Times are the
+     * table's clock. A single part is merged alone, which removes its expired rows.
+     */
+    @Override
+    public List<PartName> ttlMerge(Set<PartName> busy) throws IOException {
+        if (layout.ttl().isEmpty()) {
+            return List.of();
+        }
+        long now = clock.instant().getEpochSecond();
+        boolean onlyWholeParts = layout.ttl().onlyDropParts();
+        List<TableState.PartState> best = null;
+        int bestIndex = -1;
+        long bestTime = Long.MAX_VALUE;
+        for (Map.Entry<String, List<TableState.PartState>> e :
+                refreshed().activeByPartition().entrySet()) {
+            if (nextTtlMerge.getOrDefault(e.getKey(), Long.MIN_VALUE) > now) {
+                continue;
+            }
+            List<TableState.PartState> parts = e.getValue();
+            for (int i = 0; i < parts.size(); i++) {
+                long t = ttlTime(parts.get(i), busy, now, onlyWholeParts);
+                if (t != 0 && t < bestTime) {
+                    bestTime = t;
+                    best = parts;
+                    bestIndex = i;
+                }
+            }
+        }
+        if (best == null) {
+            return List.of();
+        }
+        long maxBytes = layout.settings().maxBytesToMergeAtMaxSpaceInPool();
+        long bytes = best.get(bestIndex).part().bytesOnDisk();
+        int from = bestIndex;
+        int to = bestIndex;
+        while (from > 0
+                && ttlTime(best.get(from - 1), busy, now, onlyWholeParts) != 0
+                && (maxBytes == 0 || bytes + best.get(from - 1).part().bytesOnDisk() <= maxBytes)) {
+            from--;
+            bytes += best.get(from).part().bytesOnDisk();
+        }
+        while (to + 1 < best.size()
+                && ttlTime(best.get(to + 1), busy, now, onlyWholeParts) != 0
+                && (maxBytes == 0 || bytes + best.get(to + 1).part().bytesOnDisk() <= maxBytes)) {
+            to++;
+            bytes += best.get(to).part().bytesOnDisk();
+        }
+        List<PartName> out = new ArrayList<>();
+        for (int i = from; i <= to; i++) {
+            out.add(best.get(i).part().name());
+        }
+        nextTtlMerge.put(out.get(0).partitionId(), now + layout.ttl().mergeWithTtlTimeoutSeconds());
+        return out;
+    }
+
+    /**
+     * The expired TTL time that makes {@code p} a TTL merge candidate (its smallest TTL time, or
+     * its largest when only whole parts are dropped), or 0 if it is busy or nothing expired.
+     */
+    private long ttlTime(TableState.PartState p, Set<PartName> busy, long now, boolean whole)
+            throws IOException {
+        PartName name = p.part().name();
+        if (busy.contains(name) || p.part().rows() == 0) {
+            return 0;
+        }
+        Optional<TtlInfos> infos = ttlInfos.get(name);
+        if (infos == null) {
+            ensurePublished(p.part());
+            infos = Optional.ofNullable(PartReader.open(store, name.toString()).ttlInfos());
+            ttlInfos.put(name, infos);
+        }
+        if (infos.isEmpty()) {
+            return 0;
+        }
+        long t = whole ? infos.get().partMaxTtl() : infos.get().partMinTtl();
+        return t != 0 && t <= now ? t : 0;
+    }
+
+    /**
      * Merges {@code sources} (contiguous active parts of one partition, in block order) into one
      * part and publishes it. The merged part's name is claimed first ({@code
      * s3mergetree_metadata/claims/<name>}, a create-only object; a taken name gets the next level),
@@ -893,7 +984,13 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         LocalFileObjectStoreClient c = LocalFileObjectStoreClient.temporary("s3mergetree-merge-");
         try {
             return new PartMerger(writer, TableStore.of(c, "", c.root()))
-                    .merge(readers, layout.mergeSpec(), partitionData, store, dir, progress);
+                    .merge(
+                            readers,
+                            layout.mergeSpec(clock.instant().getEpochSecond()),
+                            partitionData,
+                            store,
+                            dir,
+                            progress);
         } finally {
             try {
                 c.deleteRoot();

@@ -117,7 +117,8 @@ public final class TableLayouts {
                 mergingMode(schema.engine()),
                 format,
                 settings,
-                evaluation);
+                evaluation,
+                io.github.s3mergetree.engine.ttl.TableTtl.of(schema));
     }
 
     /**
