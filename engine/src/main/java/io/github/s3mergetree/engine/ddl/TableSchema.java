@@ -149,19 +149,21 @@ public final class TableSchema {
      * and ClickHouse accepts it.
      */
     public String toCreateTableSql() {
-        return toSql("CREATE TABLE ", null, null);
+        return toSql("CREATE TABLE ", null, null, engine);
     }
 
     /**
      * {@code ATTACH TABLE name UUID 'uuid' (…) ENGINE = … SETTINGS <the table's>, <extra>}: the
      * statement that makes ClickHouse read a table whose data is already somewhere (e.g. in place
-     * on S3, with {@code extraSettings = "table_disk = 1, disk = disk(type = s3_plain, …)"}).
+     * on S3, with {@code extraSettings = "table_disk = 1, disk = disk(type = s3_plain, …)"}). The
+     * engine is the plain one ({@link EngineDefinition#withoutReplication()}): the attached table
+     * is the one copy on its own store, which no ZooKeeper replicates.
      */
     public String toAttachSql(String uuid, String extraSettings) {
-        return toSql("ATTACH TABLE ", uuid, extraSettings);
+        return toSql("ATTACH TABLE ", uuid, extraSettings, engine.withoutReplication());
     }
 
-    private String toSql(String verb, String uuid, String extraSettings) {
+    private String toSql(String verb, String uuid, String extraSettings, EngineDefinition engine) {
         StringBuilder b = new StringBuilder(verb);
         if (database != null) {
             b.append(DdlParser.quoteIdentifier(database)).append('.');

@@ -586,8 +586,9 @@ class DdlParserTest {
             },
             {"CREATE TABLE t (a UInt32) ENGINE = MergeTree ORDER BY a SAMPLE BY a", "SAMPLE BY"},
             {
-                "CREATE TABLE t (a UInt32) ENGINE = ReplicatedMergeTree('/p', 'r') ORDER BY a",
-                "ENGINE ReplicatedMergeTree"
+                "CREATE TABLE t (a UInt32) ENGINE = ReplicatedAggregatingMergeTree('/p', 'r')"
+                        + " ORDER BY a",
+                "ENGINE ReplicatedAggregatingMergeTree"
             },
             {"CREATE TABLE t (a UInt32) ENGINE = Memory", "ENGINE Memory"},
             {
