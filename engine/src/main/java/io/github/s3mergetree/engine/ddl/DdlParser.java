@@ -38,12 +38,12 @@ import java.util.function.Supplier;
  * *}{@code /} comments are skipped; keywords are case-insensitive.
  *
  * <p>Validated as ClickHouse 26.7 validates: known types, settings and columns; engine parameters
- * (version column of an integer or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
- * in the sorting key); the primary key a prefix of the sorting key; no Nullable key columns unless
- * {@code allow_nullable_key}; no constant or duplicate sorting key elements; no floating-point
- * partition key; no LowCardinality of number-like types. Without {@code ORDER BY} and {@code
- * PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7 ({@code
- * create_table_empty_primary_key_by_default}).
+ * (version column of a number or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
+ * in the sorting key; VersionedCollapsingMergeTree's sign and version distinct); the primary key a
+ * prefix of the sorting key; no Nullable key columns unless {@code allow_nullable_key}; no constant
+ * or duplicate sorting key elements; no floating-point partition key; no LowCardinality of
+ * number-like types. Without {@code ORDER BY} and {@code PRIMARY KEY} the sorting key is empty, as
+ * in ClickHouse 26.7 ({@code create_table_empty_primary_key_by_default}).
  *
  * <p>{@code Replicated…MergeTree} and {@code Shared…MergeTree} variants of the engines are read as
  * ClickHouse reads them (optional leading ZooKeeper path and replica name, string literals kept
@@ -83,12 +83,12 @@ public final class DdlParser {
                     "MergeTree", List.of(),
                     "ReplacingMergeTree", List.of("[is_deleted column]", "[version]"),
                     "SummingMergeTree", List.of("[list of columns to sum]"),
-                    "CollapsingMergeTree", List.of("sign column"));
+                    "CollapsingMergeTree", List.of("sign column"),
+                    "VersionedCollapsingMergeTree", List.of("sign column", "version"));
 
     private static final Set<String> OTHER_ENGINES =
             Set.of(
                     "AggregatingMergeTree",
-                    "VersionedCollapsingMergeTree",
                     "GraphiteMergeTree",
                     "CoalescingMergeTree",
                     "Memory",
@@ -1226,7 +1226,7 @@ public final class DdlParser {
                         settings);
             }
         }
-        return plainEngine(nameToken, name, args, columns, sortingKey);
+        return plainEngine(nameToken, name, args, columns, sortingKey, settings.allowNullableKey());
     }
 
     /**
@@ -1297,6 +1297,17 @@ public final class DdlParser {
                     "Expected two string literal arguments: zookeeper_path and replica_name",
                     args.get(0).get(0).start());
         }
+        if (rest.size() < min) {
+            // ClickHouse takes the sign and version columns from the end of the arguments, so
+            // the replica name (a literal) stands where a column name is due
+            int missing = min - rest.size();
+            boolean versionMissing =
+                    plainName.equals("VersionedCollapsingMergeTree") && missing == 2;
+            throw error(
+                    (versionMissing ? "Version" : "Sign")
+                            + " column name must be an unquoted string",
+                    args.get(1).get(0).start());
+        }
         if (plainName.equals("MergeTree") && !rest.isEmpty()) {
             throw error("Wrong number of engine arguments.", rest.get(0).get(0).start());
         }
@@ -1305,7 +1316,14 @@ public final class DdlParser {
             throw error(
                     "The `table_readonly` setting is not supported for ReplicatedMergeTree", at);
         }
-        return plainEngine(nameToken, plainName, rest, columns, sortingKey).replicated(replication);
+        return plainEngine(
+                        nameToken,
+                        plainName,
+                        rest,
+                        columns,
+                        sortingKey,
+                        settings.allowNullableKey())
+                .replicated(replication);
     }
 
     /** A literal engine argument (ClickHouse takes these as ZooKeeper path and replica name). */
@@ -1347,8 +1365,9 @@ public final class DdlParser {
     private static String unsupportedEngine(String name) {
         return "ENGINE "
                 + name
-                + " is not supported (only MergeTree, ReplacingMergeTree, SummingMergeTree and"
-                + " CollapsingMergeTree, and their Replicated and Shared variants)";
+                + " is not supported (only MergeTree, ReplacingMergeTree, SummingMergeTree,"
+                + " CollapsingMergeTree and VersionedCollapsingMergeTree, and their Replicated and"
+                + " Shared variants)";
     }
 
     private EngineDefinition plainEngine(
@@ -1356,7 +1375,8 @@ public final class DdlParser {
             String name,
             List<List<Token>> args,
             List<ColumnDefinition> columns,
-            KeyExpression sortingKey) {
+            KeyExpression sortingKey,
+            boolean allowNullableKey) {
         int at = nameToken.start();
         switch (name) {
             case "MergeTree":
@@ -1497,6 +1517,67 @@ public final class DdlParser {
                     }
                     return EngineDefinition.collapsingMergeTree(sign);
                 }
+            case "VersionedCollapsingMergeTree":
+                {
+                    if (args.size() != 2) {
+                        throw error(
+                                "With extended storage definition syntax storage"
+                                        + " VersionedCollapsingMergeTree requires 2 parameters:"
+                                        + " sign column, version",
+                                at);
+                    }
+                    String sign = columnArg(args.get(0), "sign column");
+                    String ver = columnArg(args.get(1), "version column");
+                    ColumnDefinition s =
+                            engineColumn(columns, sign, "Sign column", args.get(0).get(0));
+                    if (s.type().kind() != TypeKind.INT8) {
+                        throw error(
+                                "Sign column ("
+                                        + sign
+                                        + ") for storage VersionedCollapsingMergeTree must have"
+                                        + " type Int8. Provided column of type "
+                                        + s.type().name()
+                                        + ".",
+                                args.get(0).get(0).start());
+                    }
+                    if (sign.equals(ver)) {
+                        throw error(
+                                "The version and sign column cannot be the same column ("
+                                        + sign
+                                        + ")",
+                                args.get(1).get(0).start());
+                    }
+                    ColumnDefinition v = null;
+                    for (ColumnDefinition c : columns) {
+                        v = c.name().equals(ver) ? c : v;
+                    }
+                    if (v == null) {
+                        throw error(
+                                "There is no physical column " + ver + " in table",
+                                args.get(1).get(0).start());
+                    }
+                    // the version joins the sorting key, whose Nullable check comes first
+                    if (!allowNullableKey
+                            && v.type() instanceof NullableType
+                            && !sortingKey.columnNames().contains(ver)) {
+                        throw error(
+                                "Sorting key contains nullable columns, but merge tree setting"
+                                        + " `allow_nullable_key` is disabled",
+                                args.get(1).get(0).start());
+                    }
+                    if (!isVersionType(v.type())) {
+                        throw error(
+                                "The column "
+                                        + ver
+                                        + " cannot be used as a version column for storage"
+                                        + " VersionedCollapsingMergeTree because it is of type "
+                                        + v.type().name()
+                                        + " (must be of an integer type or of"
+                                        + " type Date/DateTime/DateTime64)",
+                                args.get(1).get(0).start());
+                    }
+                    return EngineDefinition.versionedCollapsingMergeTree(sign, ver);
+                }
             default:
                 if (OTHER_ENGINES.contains(name)) {
                     throw unsupported("ENGINE " + name, unsupportedEngine(name), at);
@@ -1528,6 +1609,10 @@ public final class DdlParser {
         throw error(what + " " + name + " does not exist in table declaration", at.start());
     }
 
+    /**
+     * ClickHouse's {@code IDataType::canBeUsedAsVersion}: numbers (integers, Bool, floats), Date,
+     * Date32, DateTime and DateTime64; not Nullable, Decimal, Enum, UUID or IP types.
+     */
     private static boolean isVersionType(DataType t) {
         return switch (t.kind()) {
             case UINT8,
@@ -1542,6 +1627,9 @@ public final class DdlParser {
                     INT64,
                     INT128,
                     INT256,
+                    BOOL,
+                    FLOAT32,
+                    FLOAT64,
                     DATE,
                     DATE32,
                     DATETIME,

@@ -24,7 +24,8 @@ public final class EngineDefinition {
         MERGE_TREE("MergeTree"),
         REPLACING_MERGE_TREE("ReplacingMergeTree"),
         SUMMING_MERGE_TREE("SummingMergeTree"),
-        COLLAPSING_MERGE_TREE("CollapsingMergeTree");
+        COLLAPSING_MERGE_TREE("CollapsingMergeTree"),
+        VERSIONED_COLLAPSING_MERGE_TREE("VersionedCollapsingMergeTree");
 
         private final String engineName;
 
@@ -103,6 +104,20 @@ public final class EngineDefinition {
         return new EngineDefinition(
                 Kind.COLLAPSING_MERGE_TREE,
                 null,
+                null,
+                List.of(),
+                Objects.requireNonNull(signColumn, "signColumn"));
+    }
+
+    /**
+     * {@code VersionedCollapsingMergeTree(sign, version)}: rows with equal sorting keys and equal
+     * versions cancel in +1/−1 pairs, in any order (the version is appended to the sorting key).
+     */
+    public static EngineDefinition versionedCollapsingMergeTree(
+            String signColumn, String versionColumn) {
+        return new EngineDefinition(
+                Kind.VERSIONED_COLLAPSING_MERGE_TREE,
+                Objects.requireNonNull(versionColumn, "versionColumn"),
                 null,
                 List.of(),
                 Objects.requireNonNull(signColumn, "signColumn"));
@@ -194,6 +209,10 @@ public final class EngineDefinition {
                 }
             }
             case COLLAPSING_MERGE_TREE -> args.add(DdlParser.quoteIdentifier(signColumn));
+            case VERSIONED_COLLAPSING_MERGE_TREE -> {
+                args.add(DdlParser.quoteIdentifier(signColumn));
+                args.add(DdlParser.quoteIdentifier(versionColumn));
+            }
             default -> {}
         }
         return name() + (args.isEmpty() ? "" : "(" + String.join(", ", args) + ")");

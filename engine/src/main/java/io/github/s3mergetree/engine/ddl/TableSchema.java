@@ -130,6 +130,28 @@ public final class TableSchema {
         return sortingKey;
     }
 
+    /**
+     * The key the parts are sorted by: the {@link #sortingKey()}, and for {@code
+     * VersionedCollapsingMergeTree(sign, version)} the version column appended unless the key
+     * already has it as an element, as ClickHouse's registerStorageMergeTree appends it ({@code
+     * system.tables.sorting_key} shows it; the primary key stays as declared).
+     */
+    public KeyExpression storageSortingKey() {
+        if (engine.kind() != EngineDefinition.Kind.VERSIONED_COLLAPSING_MERGE_TREE) {
+            return sortingKey;
+        }
+        String version = engine.versionColumn().orElseThrow();
+        if (sortingKey.columnNames().contains(version)) {
+            return sortingKey;
+        }
+        List<io.github.s3mergetree.engine.expr.Expr> elements =
+                new ArrayList<>(sortingKey.elements());
+        elements.add(
+                new io.github.s3mergetree.engine.expr.ColumnRef(
+                        version, column(version).orElseThrow().type()));
+        return new KeyExpression(elements);
+    }
+
     /** The primary key: {@code PRIMARY KEY}, else the sorting key; a prefix of the sorting key. */
     public KeyExpression primaryKey() {
         return primaryKey;

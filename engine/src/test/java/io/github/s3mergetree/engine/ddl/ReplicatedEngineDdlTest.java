@@ -148,6 +148,7 @@ class ReplicatedEngineDdlTest {
                 "ReplicatedSummingMergeTree('/p', 'r', x)",
                 "ReplicatedCollapsingMergeTree('/p', 'r', sign)",
                 "ReplicatedMergeTree('zookeeper2:/clickhouse/tables/t', 'r')",
+                "ReplicatedVersionedCollapsingMergeTree('/p', 'r', sign, ver)",
             })
     void acceptedAsClickHouseAcceptsThem(String engine) {
         assertThat(chDbRefusal(engine)).as("chDB on %s", engine).isNull();
@@ -174,6 +175,10 @@ class ReplicatedEngineDdlTest {
                 "ReplicatedCollapsingMergeTree('/p', 'r', x)",
                 "ReplicatedSummingMergeTree('/p', 'r', k)",
                 "ReplicatedFooMergeTree('/p', 'r')",
+                "ReplicatedVersionedCollapsingMergeTree('/p', 'r', sign)",
+                "ReplicatedVersionedCollapsingMergeTree('/p', 'r')",
+                "ReplicatedCollapsingMergeTree('/p', 'r')",
+                "ReplicatedVersionedCollapsingMergeTree('/p', 'r', sign, s)",
             })
     void refusedWithClickHousesMessage(String engine) {
         String theirs = chDbRefusal(engine);
