@@ -52,6 +52,7 @@ final class Functions {
         ArithmeticFunctions.register();
         HashFunctions.register();
         ConversionFunctions.register();
+        StringFunctions.register();
     }
 
     /** The definition of {@code name} as ClickHouse resolves it, or null. */
