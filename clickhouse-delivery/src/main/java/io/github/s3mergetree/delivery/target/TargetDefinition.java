@@ -7,8 +7,6 @@ import io.github.s3mergetree.engine.ddl.UnsupportedDdlException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The target table's definition as the server prints it ({@code SHOW CREATE TABLE}), parsed by the
@@ -18,14 +16,11 @@ import java.util.regex.Pattern;
  *
  * <p>What does not take part in the comparison: table-level SETTINGS (the server's own storage
  * settings, e.g. {@code storage_policy}, are its business; parts of either granularity read alike),
- * and replication: {@code ReplicatedMergeTree('/path', 'replica', …)} compares as the engine it
- * replicates, since RESTORE into a Replicated table is replicated by the server.
+ * and replication: {@code ReplicatedMergeTree('/path', 'replica', …)} (or {@code Shared…}) compares
+ * as the engine it replicates, either way round, since the parts are the same and the server
+ * replicates what RESTORE or ATTACH PART adds to a Replicated table.
  */
 public final class TargetDefinition {
-    private static final Pattern REPLICATED =
-            Pattern.compile(
-                    "ENGINE = Replicated(\\w*MergeTree)\\(\\s*'(?:[^'\\\\]|\\\\.)*'\\s*,\\s*'(?:[^'\\\\]|\\\\.)*'\\s*(?:,\\s*)?");
-
     private final String serverDdl;
     private final TableSchema schema;
 
@@ -42,16 +37,6 @@ public final class TargetDefinition {
      */
     public static TargetDefinition parse(TableName table, String serverDdl) {
         String comparable = withoutSettings(serverDdl.trim());
-        Matcher m = REPLICATED.matcher(comparable);
-        if (m.find()) {
-            String args = comparable.substring(m.end());
-            String engine = "ENGINE = " + m.group(1);
-            comparable =
-                    comparable.substring(0, m.start())
-                            + (args.startsWith(")")
-                                    ? engine + args.substring(1)
-                                    : engine + "(" + args);
-        }
         try {
             return new TargetDefinition(serverDdl, TableSchema.parse(comparable));
         } catch (DdlParseException | UnsupportedDdlException e) {
@@ -126,7 +111,7 @@ public final class TargetDefinition {
                                 + " on the server");
             }
         }
-        if (!written.engine().equals(schema.engine())) {
+        if (!written.engine().withoutReplication().equals(schema.engine().withoutReplication())) {
             out.add(
                     "the engine is "
                             + written.engine().toSql()

@@ -33,6 +33,42 @@ class TargetDefinitionTest {
     }
 
     @Test
+    void aReplicatedWrittenTableFitsAPlainOrReplicatedTarget() {
+        TableSchema written =
+                TableSchema.parse(
+                        "CREATE TABLE t (id UInt64, ver UInt32, s String) ENGINE ="
+                                + " ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}',"
+                                + " '{replica}', ver) ORDER BY id");
+        String plain =
+                "CREATE TABLE db.live (`id` UInt64, `ver` UInt32, `s` String) ENGINE ="
+                        + " ReplacingMergeTree(ver) ORDER BY id SETTINGS index_granularity = 8192";
+        assertThat(TargetDefinition.parse(T, plain).differencesFrom(written)).isEmpty();
+        // 18.16 prints the path with its macros expanded, 26.x with {uuid}; neither matters
+        String replicated =
+                "CREATE TABLE db.live (`id` UInt64, `ver` UInt32, `s` String) ENGINE ="
+                        + " ReplicatedReplacingMergeTree('/clickhouse/tables/01/db/live', 'r2', ver)"
+                        + " ORDER BY id SETTINGS index_granularity = 8192";
+        assertThat(TargetDefinition.parse(T, replicated).differencesFrom(written)).isEmpty();
+        String otherVersion =
+                "CREATE TABLE db.live (`id` UInt64, `ver` UInt32, `s` String) ENGINE ="
+                        + " ReplicatedReplacingMergeTree('/t', 'r2') ORDER BY id";
+        assertThat(TargetDefinition.parse(T, otherVersion).differencesFrom(written))
+                .containsExactly(
+                        "the engine is ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}',"
+                                + " '{replica}', `ver`) in the written table but"
+                                + " ReplicatedReplacingMergeTree('/t', 'r2') on the server");
+    }
+
+    @Test
+    void aSharedTargetComparesAsItsPlainEngine() {
+        String ddl =
+                "CREATE TABLE db.live (`id` UInt64, `p` UInt8, `s` String) ENGINE ="
+                        + " SharedMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}')"
+                        + " PARTITION BY p ORDER BY id SETTINGS index_granularity = 8192";
+        assertThat(TargetDefinition.parse(T, ddl).differencesFrom(WRITTEN)).isEmpty();
+    }
+
+    @Test
     void everyDifferenceIsNamed() {
         String ddl =
                 "CREATE TABLE db.live (`id` UInt32, `p` UInt8, `x` String, `y` Int8) ENGINE = MergeTree PARTITION BY tuple() ORDER BY (id, p)";

@@ -41,11 +41,19 @@ public final class WrittenTable {
      * A new table at {@code dir}; {@code settings} is appended to the DDL (e.g. a SETTINGS clause).
      */
     public static WrittenTable create(Path dir, String settings) throws IOException {
+        return create(dir, ENGINE, settings);
+    }
+
+    /**
+     * A new table at {@code dir} with the engine clause {@code engine} (e.g. {@code ENGINE =
+     * ReplicatedMergeTree('/p', '{replica}') PARTITION BY p ORDER BY id}) and {@code settings}.
+     */
+    public static WrittenTable create(Path dir, String engine, String settings) throws IOException {
         String ddl =
                 "CREATE TABLE t "
                         + COLUMNS
                         + " "
-                        + ENGINE
+                        + engine
                         + (settings.isEmpty() ? "" : " " + settings);
         TableLayout layout = TableLayouts.fromDdl(ddl);
         return new WrittenTable(

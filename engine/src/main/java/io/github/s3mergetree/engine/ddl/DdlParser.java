@@ -38,18 +38,25 @@ import java.util.function.Supplier;
  * *}{@code /} comments are skipped; keywords are case-insensitive.
  *
  * <p>Validated as ClickHouse 26.7 validates: known types, settings and columns; engine parameters
- * (version column of an integer or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
- * in the sorting key); the primary key a prefix of the sorting key; no Nullable key columns unless
- * {@code allow_nullable_key}; no constant or duplicate sorting key elements; no floating-point
- * partition key; no LowCardinality of number-like types; a {@code SAMPLE BY} expression that is a
- * primary key column of one unsigned integer type (ClickHouse's {@code checkSampleExpression}).
- * Without {@code ORDER BY} and {@code PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7
- * ({@code create_table_empty_primary_key_by_default}).
+ * (version column of a number or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
+ * in the sorting key; VersionedCollapsingMergeTree's sign and version distinct); the primary key a
+ * prefix of the sorting key; no Nullable key columns unless {@code allow_nullable_key}; no constant
+ * or duplicate sorting key elements; no floating-point partition key; no LowCardinality of
+ * number-like types; a {@code SAMPLE BY} expression that is a primary key column of one unsigned
+ * integer type (ClickHouse's {@code checkSampleExpression}). Without {@code ORDER BY} and {@code
+ * PRIMARY KEY} the sorting key is empty, as in ClickHouse 26.7 ({@code
+ * create_table_empty_primary_key_by_default}).
  *
- * <p>Rejected as {@link UnsupportedDdlException}: {@code INDEX}, {@code PROJECTION}, {@code
- * CONSTRAINT}, {@code TTL}, {@code EPHEMERAL}, column {@code STATISTICS} and {@code SETTINGS},
- * {@code ON CLUSTER}, {@code AS ...}, other engines, and types or functions this engine does not
- * implement. All errors give the line and column of the offending construct.
+ * <p>{@code Replicated…MergeTree} and {@code Shared…MergeTree} variants of the engines are read as
+ * ClickHouse reads them (optional leading ZooKeeper path and replica name, string literals kept
+ * verbatim with their macros); they write the same parts as the plain engine and keep their
+ * replication in the {@link EngineDefinition}.
+ *
+ * <p>Rejected as {@link UnsupportedDdlException}: skip indexes other than {@code minmax} and {@code
+ * set}, {@code TTL ... TO DISK|TO VOLUME|RECOMPRESS|GROUP BY}, {@code PROJECTION}, {@code
+ * CONSTRAINT}, {@code EPHEMERAL}, column {@code STATISTICS} and {@code SETTINGS}, {@code ON
+ * CLUSTER}, {@code AS ...}, other engines, and types or functions this engine does not implement.
+ * All errors give the line and column of the offending construct.
  */
 public final class DdlParser {
 
@@ -69,13 +76,24 @@ public final class DdlParser {
                     "SETTINGS",
                     "AUTO_INCREMENT");
 
+    /**
+     * The engines written here, by plain name, with their parameters as ClickHouse's
+     * registerStorageMergeTree describes them in its argument-count message (optional ones in
+     * brackets).
+     */
+    private static final Map<String, List<String>> PLAIN_ENGINE_PARAMETERS =
+            Map.of(
+                    "MergeTree", List.of(),
+                    "ReplacingMergeTree", List.of("[is_deleted column]", "[version]"),
+                    "SummingMergeTree", List.of("[list of columns to sum]"),
+                    "CollapsingMergeTree", List.of("sign column"),
+                    "VersionedCollapsingMergeTree", List.of("sign column", "version"));
+
     private static final Set<String> OTHER_ENGINES =
             Set.of(
                     "AggregatingMergeTree",
-                    "VersionedCollapsingMergeTree",
                     "GraphiteMergeTree",
                     "CoalescingMergeTree",
-                    "SharedMergeTree",
                     "Memory",
                     "Log",
                     "TinyLog",
@@ -1318,7 +1336,8 @@ public final class DdlParser {
             primaryKey = explicitPrimary;
         }
 
-        EngineDefinition engine = engine(engineName, engineParens, engineArgs, columns, sortingKey);
+        EngineDefinition engine =
+                engine(engineName, engineParens, engineArgs, columns, sortingKey, settings);
         List<SkipIndexDefinition> indexes = skipIndexes(rawIndexes, keyColumns);
         KeyExpression samplingKey = KeyExpression.EMPTY;
         if (sampleBy != null) {
@@ -1602,8 +1621,175 @@ public final class DdlParser {
             boolean parens,
             List<List<Token>> args,
             List<ColumnDefinition> columns,
-            KeyExpression sortingKey) {
+            KeyExpression sortingKey,
+            MergeTreeSettings settings) {
         String name = nameToken.text();
+        for (EngineReplication.Family family : EngineReplication.Family.values()) {
+            String prefix = family.prefix();
+            if (name.startsWith(prefix)
+                    && name.endsWith("MergeTree")
+                    && name.length() > prefix.length()) {
+                return replicatedEngine(
+                        nameToken,
+                        family,
+                        name.substring(prefix.length()),
+                        args,
+                        columns,
+                        sortingKey,
+                        settings);
+            }
+        }
+        return plainEngine(nameToken, name, args, columns, sortingKey, settings.allowNullableKey());
+    }
+
+    /**
+     * A {@code Replicated…MergeTree} / {@code Shared…MergeTree} engine as ClickHouse 26.7's
+     * registerStorageMergeTree reads it: the argument count of the plain engine plus two optional
+     * leading arguments; when the first two are literals they are the ZooKeeper path and the
+     * replica name (string literals, kept verbatim), when there are none or the first is not a
+     * literal the server's defaults apply; the remaining arguments are the plain engine's.
+     */
+    private EngineDefinition replicatedEngine(
+            Token nameToken,
+            EngineReplication.Family family,
+            String plainName,
+            List<List<Token>> args,
+            List<ColumnDefinition> columns,
+            KeyExpression sortingKey,
+            MergeTreeSettings settings) {
+        String name = nameToken.text();
+        int at = nameToken.start();
+        List<String> params = PLAIN_ENGINE_PARAMETERS.get(plainName);
+        if (params == null) {
+            if (OTHER_ENGINES.contains(plainName)) {
+                throw unsupported("ENGINE " + name, unsupportedEngine(name), at);
+            }
+            throw error("Unknown table engine " + name, at);
+        }
+        List<String> needed = new ArrayList<>(List.of("[path in ZooKeeper]", "[replica name]"));
+        needed.addAll(params);
+        int min = (int) params.stream().filter(p -> !p.startsWith("[")).count();
+        int max = needed.size();
+        if (args.size() < min || args.size() > max) {
+            throw error(
+                    "With extended storage definition syntax storage "
+                            + name
+                            + " requires "
+                            + (min == max ? max + "" : min + " to " + max)
+                            + " parameters: "
+                            + String.join(", ", needed),
+                    at);
+        }
+        for (int i = 0; i < Math.min(2, args.size()); i++) {
+            refuseEvaluatedArgument(args.get(i));
+        }
+        EngineReplication replication;
+        List<List<Token>> rest;
+        if (args.size() >= 2 && isLiteral(args.get(0)) && isLiteral(args.get(1))) {
+            Token path = args.get(0).get(0);
+            Token replica = args.get(1).get(0);
+            if (path.type() != Type.STRING) {
+                throw error("Path in ZooKeeper must be a string literal", path.start());
+            }
+            if (replica.type() != Type.STRING) {
+                throw error("Replica name must be a string literal", replica.start());
+            }
+            if (replica.text().isEmpty()) {
+                throw error("No replica name in config", replica.start());
+            }
+            if (replica.text().contains("\t") || replica.text().contains("\n")) {
+                throw error("Replica name must not contain '\\t' or '\\n'", replica.start());
+            }
+            replication = new EngineReplication(family, path.text(), replica.text());
+            rest = args.subList(2, args.size());
+        } else if (args.isEmpty() || !isLiteral(args.get(0))) {
+            replication = EngineReplication.serverDefaults(family);
+            rest = args;
+        } else {
+            throw error(
+                    "Expected two string literal arguments: zookeeper_path and replica_name",
+                    args.get(0).get(0).start());
+        }
+        if (rest.size() < min) {
+            // ClickHouse takes the sign and version columns from the end of the arguments, so
+            // the replica name (a literal) stands where a column name is due
+            int missing = min - rest.size();
+            boolean versionMissing =
+                    plainName.equals("VersionedCollapsingMergeTree") && missing == 2;
+            throw error(
+                    (versionMissing ? "Version" : "Sign")
+                            + " column name must be an unquoted string",
+                    args.get(1).get(0).start());
+        }
+        if (plainName.equals("MergeTree") && !rest.isEmpty()) {
+            throw error("Wrong number of engine arguments.", rest.get(0).get(0).start());
+        }
+        if (family == EngineReplication.Family.REPLICATED
+                && settings.getBoolean("table_readonly", false)) {
+            throw error(
+                    "The `table_readonly` setting is not supported for ReplicatedMergeTree", at);
+        }
+        return plainEngine(
+                        nameToken,
+                        plainName,
+                        rest,
+                        columns,
+                        sortingKey,
+                        settings.allowNullableKey())
+                .replicated(replication);
+    }
+
+    /** A literal engine argument (ClickHouse takes these as ZooKeeper path and replica name). */
+    private static boolean isLiteral(List<Token> arg) {
+        if (arg.size() == 2 && arg.get(0).type() == Type.MINUS) {
+            return arg.get(1).type() == Type.NUMBER;
+        }
+        if (arg.size() != 1) {
+            return false;
+        }
+        Token t = arg.get(0);
+        return t.type() == Type.STRING
+                || t.type() == Type.NUMBER
+                || (t.type() == Type.BARE_WORD
+                        && (t.isWord("NULL") || t.isWord("true") || t.isWord("false")));
+    }
+
+    /**
+     * ClickHouse evaluates a function call among the engine arguments (other than {@code tuple} and
+     * {@code array}) to a constant; this engine does not evaluate them.
+     */
+    private void refuseEvaluatedArgument(List<Token> arg) {
+        if (arg.size() >= 2
+                && arg.get(0).type() == Type.BARE_WORD
+                && arg.get(1).type() == Type.OPEN_PAREN
+                && !arg.get(0).isWord("tuple")
+                && !arg.get(0).isWord("array")) {
+            String source = text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
+            throw unsupported(
+                    "engine argument expression",
+                    "Engine argument expressions are not supported; write the ZooKeeper path and"
+                            + " the replica name as string literals, found '"
+                            + source
+                            + "'",
+                    arg.get(0).start());
+        }
+    }
+
+    private static String unsupportedEngine(String name) {
+        return "ENGINE "
+                + name
+                + " is not supported (only MergeTree, ReplacingMergeTree, SummingMergeTree,"
+                + " CollapsingMergeTree and VersionedCollapsingMergeTree, and their Replicated and"
+                + " Shared variants)";
+    }
+
+    private EngineDefinition plainEngine(
+            Token nameToken,
+            String name,
+            List<List<Token>> args,
+            List<ColumnDefinition> columns,
+            KeyExpression sortingKey,
+            boolean allowNullableKey) {
         int at = nameToken.start();
         switch (name) {
             case "MergeTree":
@@ -1744,15 +1930,70 @@ public final class DdlParser {
                     }
                     return EngineDefinition.collapsingMergeTree(sign);
                 }
+            case "VersionedCollapsingMergeTree":
+                {
+                    if (args.size() != 2) {
+                        throw error(
+                                "With extended storage definition syntax storage"
+                                        + " VersionedCollapsingMergeTree requires 2 parameters:"
+                                        + " sign column, version",
+                                at);
+                    }
+                    String sign = columnArg(args.get(0), "sign column");
+                    String ver = columnArg(args.get(1), "version column");
+                    ColumnDefinition s =
+                            engineColumn(columns, sign, "Sign column", args.get(0).get(0));
+                    if (s.type().kind() != TypeKind.INT8) {
+                        throw error(
+                                "Sign column ("
+                                        + sign
+                                        + ") for storage VersionedCollapsingMergeTree must have"
+                                        + " type Int8. Provided column of type "
+                                        + s.type().name()
+                                        + ".",
+                                args.get(0).get(0).start());
+                    }
+                    if (sign.equals(ver)) {
+                        throw error(
+                                "The version and sign column cannot be the same column ("
+                                        + sign
+                                        + ")",
+                                args.get(1).get(0).start());
+                    }
+                    ColumnDefinition v = null;
+                    for (ColumnDefinition c : columns) {
+                        v = c.name().equals(ver) ? c : v;
+                    }
+                    if (v == null) {
+                        throw error(
+                                "There is no physical column " + ver + " in table",
+                                args.get(1).get(0).start());
+                    }
+                    // the version joins the sorting key, whose Nullable check comes first
+                    if (!allowNullableKey
+                            && v.type() instanceof NullableType
+                            && !sortingKey.columnNames().contains(ver)) {
+                        throw error(
+                                "Sorting key contains nullable columns, but merge tree setting"
+                                        + " `allow_nullable_key` is disabled",
+                                args.get(1).get(0).start());
+                    }
+                    if (!isVersionType(v.type())) {
+                        throw error(
+                                "The column "
+                                        + ver
+                                        + " cannot be used as a version column for storage"
+                                        + " VersionedCollapsingMergeTree because it is of type "
+                                        + v.type().name()
+                                        + " (must be of an integer type or of"
+                                        + " type Date/DateTime/DateTime64)",
+                                args.get(1).get(0).start());
+                    }
+                    return EngineDefinition.versionedCollapsingMergeTree(sign, ver);
+                }
             default:
-                if (name.startsWith("Replicated") || OTHER_ENGINES.contains(name)) {
-                    throw unsupported(
-                            "ENGINE " + name,
-                            "ENGINE "
-                                    + name
-                                    + " is not supported (only MergeTree, ReplacingMergeTree,"
-                                    + " SummingMergeTree and CollapsingMergeTree)",
-                            at);
+                if (OTHER_ENGINES.contains(name)) {
+                    throw unsupported("ENGINE " + name, unsupportedEngine(name), at);
                 }
                 throw error("Unknown table engine " + name, at);
         }
@@ -1781,6 +2022,10 @@ public final class DdlParser {
         throw error(what + " " + name + " does not exist in table declaration", at.start());
     }
 
+    /**
+     * ClickHouse's {@code IDataType::canBeUsedAsVersion}: numbers (integers, Bool, floats), Date,
+     * Date32, DateTime and DateTime64; not Nullable, Decimal, Enum, UUID or IP types.
+     */
     private static boolean isVersionType(DataType t) {
         return switch (t.kind()) {
             case UINT8,
@@ -1795,6 +2040,9 @@ public final class DdlParser {
                     INT64,
                     INT128,
                     INT256,
+                    BOOL,
+                    FLOAT32,
+                    FLOAT64,
                     DATE,
                     DATE32,
                     DATETIME,

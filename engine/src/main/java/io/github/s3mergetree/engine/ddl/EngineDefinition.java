@@ -8,10 +8,14 @@ import java.util.Optional;
 /**
  * The table engine of a {@link TableSchema}: one of the MergeTree family members this engine
  * writes, with its parameters (version and is_deleted columns of ReplacingMergeTree, the columns to
- * sum of SummingMergeTree, the sign column of CollapsingMergeTree).
+ * sum of SummingMergeTree, the sign column of CollapsingMergeTree, the sign and version columns of
+ * VersionedCollapsingMergeTree), and, for a {@code Replicated…} or {@code Shared…} engine, its
+ * {@link EngineReplication replication facts}.
  *
  * <p>Why: merges (and the readers of the written parts) must apply the engine's row-collapsing
- * rules; the parameters are validated against the table's columns as ClickHouse validates them.
+ * rules; the parameters are validated against the table's columns as ClickHouse validates them. A
+ * replicated engine writes the same parts as its plain counterpart ({@link #withoutReplication()}),
+ * which is what this engine is on its own store.
  */
 public final class EngineDefinition {
 
@@ -20,7 +24,8 @@ public final class EngineDefinition {
         MERGE_TREE("MergeTree"),
         REPLACING_MERGE_TREE("ReplacingMergeTree"),
         SUMMING_MERGE_TREE("SummingMergeTree"),
-        COLLAPSING_MERGE_TREE("CollapsingMergeTree");
+        COLLAPSING_MERGE_TREE("CollapsingMergeTree"),
+        VERSIONED_COLLAPSING_MERGE_TREE("VersionedCollapsingMergeTree");
 
         private final String engineName;
 
@@ -39,6 +44,22 @@ public final class EngineDefinition {
     private final String isDeletedColumn;
     private final List<String> sumColumns;
     private final String signColumn;
+    private final EngineReplication replication;
+
+    private EngineDefinition(
+            Kind kind,
+            String versionColumn,
+            String isDeletedColumn,
+            List<String> sumColumns,
+            String signColumn,
+            EngineReplication replication) {
+        this.kind = kind;
+        this.versionColumn = versionColumn;
+        this.isDeletedColumn = isDeletedColumn;
+        this.sumColumns = List.copyOf(sumColumns);
+        this.signColumn = signColumn;
+        this.replication = replication;
+    }
 
     private EngineDefinition(
             Kind kind,
@@ -46,11 +67,7 @@ public final class EngineDefinition {
             String isDeletedColumn,
             List<String> sumColumns,
             String signColumn) {
-        this.kind = kind;
-        this.versionColumn = versionColumn;
-        this.isDeletedColumn = isDeletedColumn;
-        this.sumColumns = List.copyOf(sumColumns);
-        this.signColumn = signColumn;
+        this(kind, versionColumn, isDeletedColumn, sumColumns, signColumn, null);
     }
 
     /** {@code MergeTree}. */
@@ -92,11 +109,59 @@ public final class EngineDefinition {
                 Objects.requireNonNull(signColumn, "signColumn"));
     }
 
+    /**
+     * {@code VersionedCollapsingMergeTree(sign, version)}: rows with equal sorting keys and equal
+     * versions cancel in +1/−1 pairs, in any order (the version is appended to the sorting key).
+     */
+    public static EngineDefinition versionedCollapsingMergeTree(
+            String signColumn, String versionColumn) {
+        return new EngineDefinition(
+                Kind.VERSIONED_COLLAPSING_MERGE_TREE,
+                Objects.requireNonNull(versionColumn, "versionColumn"),
+                null,
+                List.of(),
+                Objects.requireNonNull(signColumn, "signColumn"));
+    }
+
+    /** This engine replicated as {@code replication} says (e.g. {@code ReplicatedMergeTree}). */
+    public EngineDefinition replicated(EngineReplication replication) {
+        return new EngineDefinition(
+                kind,
+                versionColumn,
+                isDeletedColumn,
+                sumColumns,
+                signColumn,
+                Objects.requireNonNull(replication, "replication"));
+    }
+
+    /**
+     * The plain engine whose parts this one writes: itself without its replication (e.g. {@code
+     * ReplacingMergeTree(ver)} for {@code ReplicatedReplacingMergeTree('/p', '{replica}', ver)}).
+     */
+    public EngineDefinition withoutReplication() {
+        return replication == null
+                ? this
+                : new EngineDefinition(
+                        kind, versionColumn, isDeletedColumn, sumColumns, signColumn);
+    }
+
+    /**
+     * The replication of a {@code Replicated…} or {@code Shared…} engine; empty for a plain one.
+     */
+    public Optional<EngineReplication> replication() {
+        return Optional.ofNullable(replication);
+    }
+
+    /** The engine name as written in SQL, e.g. {@code ReplicatedReplacingMergeTree}. */
+    public String name() {
+        return (replication == null ? "" : replication.family().prefix()) + kind.engineName();
+    }
+
     public Kind kind() {
         return kind;
     }
 
-    /** ReplacingMergeTree's version column. */
+    /** ReplacingMergeTree's or VersionedCollapsingMergeTree's version column. */
     public Optional<String> versionColumn() {
         return Optional.ofNullable(versionColumn);
     }
@@ -111,14 +176,20 @@ public final class EngineDefinition {
         return sumColumns;
     }
 
-    /** CollapsingMergeTree's sign column. */
+    /** CollapsingMergeTree's or VersionedCollapsingMergeTree's sign column. */
     public Optional<String> signColumn() {
         return Optional.ofNullable(signColumn);
     }
 
-    /** The engine clause value, e.g. {@code ReplacingMergeTree(`ver`)}. */
+    /**
+     * The engine clause value, e.g. {@code ReplacingMergeTree(`ver`)} or {@code
+     * ReplicatedMergeTree('/clickhouse/tables/{shard}/t', '{replica}')}.
+     */
     public String toSql() {
         List<String> args = new ArrayList<>();
+        if (replication != null && replication.zooKeeperPath() != null) {
+            args.add(replication.argumentsSql());
+        }
         switch (kind) {
             case REPLACING_MERGE_TREE -> {
                 if (versionColumn != null) {
@@ -138,9 +209,13 @@ public final class EngineDefinition {
                 }
             }
             case COLLAPSING_MERGE_TREE -> args.add(DdlParser.quoteIdentifier(signColumn));
+            case VERSIONED_COLLAPSING_MERGE_TREE -> {
+                args.add(DdlParser.quoteIdentifier(signColumn));
+                args.add(DdlParser.quoteIdentifier(versionColumn));
+            }
             default -> {}
         }
-        return kind.engineName() + (args.isEmpty() ? "" : "(" + String.join(", ", args) + ")");
+        return name() + (args.isEmpty() ? "" : "(" + String.join(", ", args) + ")");
     }
 
     @Override
@@ -150,12 +225,14 @@ public final class EngineDefinition {
                 && Objects.equals(e.versionColumn, versionColumn)
                 && Objects.equals(e.isDeletedColumn, isDeletedColumn)
                 && e.sumColumns.equals(sumColumns)
-                && Objects.equals(e.signColumn, signColumn);
+                && Objects.equals(e.signColumn, signColumn)
+                && Objects.equals(e.replication, replication);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(kind, versionColumn, isDeletedColumn, sumColumns, signColumn);
+        return Objects.hash(
+                kind, versionColumn, isDeletedColumn, sumColumns, signColumn, replication);
     }
 
     @Override

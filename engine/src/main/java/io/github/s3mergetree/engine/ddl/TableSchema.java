@@ -144,6 +144,28 @@ public final class TableSchema {
         return sortingKey;
     }
 
+    /**
+     * The key the parts are sorted by: the {@link #sortingKey()}, and for {@code
+     * VersionedCollapsingMergeTree(sign, version)} the version column appended unless the key
+     * already has it as an element, as ClickHouse's registerStorageMergeTree appends it ({@code
+     * system.tables.sorting_key} shows it; the primary key stays as declared).
+     */
+    public KeyExpression storageSortingKey() {
+        if (engine.kind() != EngineDefinition.Kind.VERSIONED_COLLAPSING_MERGE_TREE) {
+            return sortingKey;
+        }
+        String version = engine.versionColumn().orElseThrow();
+        if (sortingKey.columnNames().contains(version)) {
+            return sortingKey;
+        }
+        List<io.github.s3mergetree.engine.expr.Expr> elements =
+                new ArrayList<>(sortingKey.elements());
+        elements.add(
+                new io.github.s3mergetree.engine.expr.ColumnRef(
+                        version, column(version).orElseThrow().type()));
+        return new KeyExpression(elements);
+    }
+
     /** The primary key: {@code PRIMARY KEY}, else the sorting key; a prefix of the sorting key. */
     public KeyExpression primaryKey() {
         return primaryKey;
@@ -193,19 +215,21 @@ public final class TableSchema {
      * and ClickHouse accepts it.
      */
     public String toCreateTableSql() {
-        return toSql("CREATE TABLE ", null, null);
+        return toSql("CREATE TABLE ", null, null, engine);
     }
 
     /**
      * {@code ATTACH TABLE name UUID 'uuid' (…) ENGINE = … SETTINGS <the table's>, <extra>}: the
      * statement that makes ClickHouse read a table whose data is already somewhere (e.g. in place
-     * on S3, with {@code extraSettings = "table_disk = 1, disk = disk(type = s3_plain, …)"}).
+     * on S3, with {@code extraSettings = "table_disk = 1, disk = disk(type = s3_plain, …)"}). The
+     * engine is the plain one ({@link EngineDefinition#withoutReplication()}): the attached table
+     * is the one copy on its own store, which no ZooKeeper replicates.
      */
     public String toAttachSql(String uuid, String extraSettings) {
-        return toSql("ATTACH TABLE ", uuid, extraSettings);
+        return toSql("ATTACH TABLE ", uuid, extraSettings, engine.withoutReplication());
     }
 
-    private String toSql(String verb, String uuid, String extraSettings) {
+    private String toSql(String verb, String uuid, String extraSettings, EngineDefinition engine) {
         StringBuilder b = new StringBuilder(verb);
         if (database != null) {
             b.append(DdlParser.quoteIdentifier(database)).append('.');

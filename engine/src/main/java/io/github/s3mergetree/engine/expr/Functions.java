@@ -53,6 +53,7 @@ final class Functions {
         HashFunctions.register();
         ConversionFunctions.register();
         IntervalFunctions.register();
+        StringFunctions.register();
     }
 
     /** The definition of {@code name} as ClickHouse resolves it, or null. */

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * ClickHouse's {@code optimize_on_insert}: applies the engine's merge semantics (replace, sum,
- * collapse) to one sorted insert block before it becomes a part, exactly as a merge would, so a
- * ReplacingMergeTree part never holds two rows with one key.
+ * collapse, collapse by version) to one sorted insert block before it becomes a part, exactly as a
+ * merge would, so a ReplacingMergeTree part never holds two rows with one key.
  */
 public final class InsertReduction {
     private InsertReduction() {}
@@ -25,7 +25,7 @@ public final class InsertReduction {
             return sorted;
         }
         Block out = sorted.newEmpty(Math.max(16, sorted.rows() / 4));
-        RowReducer reducer = RowReducer.create(mode, sortingKey, out::appendRange);
+        RowReducer reducer = RowReducer.create(mode, sortingKey, sorted.rows(), out::appendRange);
         try {
             reducer.accept(sorted, keys, 0, sorted.rows());
             reducer.finish();

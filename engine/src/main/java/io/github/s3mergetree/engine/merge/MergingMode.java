@@ -4,16 +4,17 @@ import java.util.List;
 
 /**
  * What a merge does with rows whose sorting keys are equal, per table engine: keep them all
- * (MergeTree), keep the newest (ReplacingMergeTree), add up numeric columns (SummingMergeTree), or
- * cancel +1/−1 pairs (CollapsingMergeTree).
+ * (MergeTree), keep the newest (ReplacingMergeTree), add up numeric columns (SummingMergeTree),
+ * cancel +1/−1 pairs (CollapsingMergeTree), or cancel pairs of opposite signs among the rows of one
+ * version (VersionedCollapsingMergeTree, whose sorting key ends with the version).
  *
  * @param kind the engine family
- * @param versionColumn ReplacingMergeTree's {@code ver}, or null
+ * @param versionColumn ReplacingMergeTree's or VersionedCollapsingMergeTree's {@code ver}, or null
  * @param isDeletedColumn ReplacingMergeTree's {@code is_deleted}, or null (rows are kept, as
  *     ClickHouse keeps them without {@code CLEANUP})
  * @param sumColumns SummingMergeTree's columns to sum; empty = every numeric column outside the
  *     sorting key
- * @param signColumn CollapsingMergeTree's {@code sign}, or null
+ * @param signColumn CollapsingMergeTree's or VersionedCollapsingMergeTree's {@code sign}, or null
  */
 public record MergingMode(
         Kind kind,
@@ -26,7 +27,8 @@ public record MergingMode(
         ORDINARY,
         REPLACING,
         SUMMING,
-        COLLAPSING
+        COLLAPSING,
+        VERSIONED_COLLAPSING
     }
 
     public static final MergingMode ORDINARY =
@@ -42,5 +44,9 @@ public record MergingMode(
 
     public static MergingMode collapsing(String sign) {
         return new MergingMode(Kind.COLLAPSING, null, null, List.of(), sign);
+    }
+
+    public static MergingMode versionedCollapsing(String sign, String version) {
+        return new MergingMode(Kind.VERSIONED_COLLAPSING, version, null, List.of(), sign);
     }
 }

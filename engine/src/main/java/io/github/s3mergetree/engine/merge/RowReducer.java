@@ -28,6 +28,11 @@ import java.util.List;
  *       wrap around); a row whose sums are all zero is dropped.
  *   <li>CollapsingMergeTree: with p rows of sign +1 and n of sign −1, the first −1 row if n ≥ p and
  *       the last +1 row if p ≥ n, but nothing when p = n and the group ends with a −1 row.
+ *   <li>VersionedCollapsingMergeTree (the sorting key ends with the version, so a group is one key
+ *       and one version): ClickHouse's VersionedCollapsingAlgorithm, a queue of rows of one sign
+ *       where a row of another sign cancels the newest queued row; what remains is kept in order,
+ *       and a queue grown to {@code min(max(3, max block rows), 8192) − 1} rows first lets its
+ *       oldest row out.
  * </ul>
  *
  * The same reducer serves {@code optimize_on_insert} inside one insert block.
@@ -53,13 +58,19 @@ abstract class RowReducer {
     }
 
     static RowReducer create(MergeSpec spec, RowSink out) {
-        return create(spec.mode(), spec.sortingKey(), out);
+        return create(spec.mode(), spec.sortingKey(), spec.mergeMaxBlockSize(), out);
     }
 
-    static RowReducer create(MergingMode mode, KeyExpression sortingKey, RowSink out) {
+    /**
+     * @param maxBlockRows the block size of the merge ({@code merge_max_block_size}, or an insert
+     *     block's rows), which bounds VersionedCollapsingMergeTree's queue as in ClickHouse
+     */
+    static RowReducer create(
+            MergingMode mode, KeyExpression sortingKey, int maxBlockRows, RowSink out) {
         return switch (mode.kind()) {
             case ORDINARY -> new Ordinary(mode, sortingKey, out);
-            case REPLACING, SUMMING, COLLAPSING -> new Grouping(mode, sortingKey, out);
+            case REPLACING, SUMMING, COLLAPSING, VERSIONED_COLLAPSING ->
+                    new Grouping(mode, sortingKey, maxBlockRows, out);
         };
     }
 
@@ -95,8 +106,12 @@ abstract class RowReducer {
         private List<Column> withinKeys;
         private RowComparator within;
 
-        Grouping(MergingMode mode, KeyExpression sortingKey, RowSink out) {
+        /** VersionedCollapsingAlgorithm's {@code max_rows_in_queue}. */
+        private final int maxRowsInQueue;
+
+        Grouping(MergingMode mode, KeyExpression sortingKey, int maxBlockRows, RowSink out) {
             super(mode, sortingKey, out);
+            this.maxRowsInQueue = Math.min(Math.max(3, maxBlockRows), 8192) - 1;
         }
 
         @Override
@@ -153,6 +168,7 @@ abstract class RowReducer {
                 case REPLACING -> out.append(group, replacingWinner(), replacingWinner() + 1);
                 case SUMMING -> summing();
                 case COLLAPSING -> collapsing();
+                case VERSIONED_COLLAPSING -> versionedCollapsing();
                 default -> throw new IllegalStateException("not a grouping mode");
             }
             group = group.newEmpty(16);
@@ -292,6 +308,38 @@ abstract class RowReducer {
             }
             if (positives >= negatives && lastPositive >= 0) {
                 out.append(group, lastPositive, lastPositive + 1);
+            }
+        }
+
+        /**
+         * ClickHouse's VersionedCollapsingAlgorithm within one group (equal key and version): rows
+         * of the queue's sign are queued, a row of another sign cancels the newest queued row (and
+         * is dropped), and a queue at its limit lets its oldest row out before the next row.
+         */
+        private void versionedCollapsing() throws IOException {
+            ByteColumn sign = (ByteColumn) group.column(group.indexOf(mode.signColumn()));
+            int n = group.rows();
+            int[] queue = new int[n];
+            int head = 0;
+            int tail = 0;
+            byte queuedSign = 0;
+            for (int r = 0; r < n; r++) {
+                if (tail - head >= maxRowsInQueue) {
+                    out.append(group, queue[head], queue[head] + 1);
+                    head++;
+                }
+                byte s = sign.get(r);
+                if (head == tail) {
+                    queuedSign = s;
+                    queue[tail++] = r;
+                } else if (s == queuedSign) {
+                    queue[tail++] = r;
+                } else {
+                    tail--;
+                }
+            }
+            for (int i = head; i < tail; i++) {
+                out.append(group, queue[i], queue[i] + 1);
             }
         }
     }

@@ -112,7 +112,7 @@ public final class TableLayouts {
                 types,
                 codecs,
                 schema.partitionKey(),
-                schema.sortingKey(),
+                schema.storageSortingKey(),
                 schema.primaryKey().size(),
                 mergingMode(schema.engine()),
                 format,
@@ -222,6 +222,9 @@ public final class TableLayouts {
                             e.versionColumn().orElse(null), e.isDeletedColumn().orElse(null));
             case SUMMING_MERGE_TREE -> MergingMode.summing(e.sumColumns());
             case COLLAPSING_MERGE_TREE -> MergingMode.collapsing(e.signColumn().orElseThrow());
+            case VERSIONED_COLLAPSING_MERGE_TREE ->
+                    MergingMode.versionedCollapsing(
+                            e.signColumn().orElseThrow(), e.versionColumn().orElseThrow());
         };
     }
 }

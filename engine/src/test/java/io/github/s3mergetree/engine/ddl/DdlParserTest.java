@@ -586,8 +586,9 @@ class DdlParserTest {
                 "GROUP BY is not supported"
             },
             {
-                "CREATE TABLE t (a UInt32) ENGINE = ReplicatedMergeTree('/p', 'r') ORDER BY a",
-                "ENGINE ReplicatedMergeTree"
+                "CREATE TABLE t (a UInt32) ENGINE = ReplicatedAggregatingMergeTree('/p', 'r')"
+                        + " ORDER BY a",
+                "ENGINE ReplicatedAggregatingMergeTree"
             },
             {"CREATE TABLE t (a UInt32) ENGINE = Memory", "ENGINE Memory"},
             {

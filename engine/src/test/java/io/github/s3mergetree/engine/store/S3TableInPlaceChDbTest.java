@@ -115,4 +115,78 @@ class S3TableInPlaceChDbTest {
             store.close();
         }
     }
+
+    /**
+     * A {@code ReplicatedMergeTree} table writes exactly the parts of its plain counterpart (same
+     * part names, same checksums.txt), keeps its engine in the stored DDL, and is attached in place
+     * as the plain engine (the one copy on its own store).
+     */
+    @Test
+    void aReplicatedTableWritesThePlainEnginesPartsAndAttachesAsIt() throws Exception {
+        String replicatedDdl =
+                DDL.replace(
+                        "ENGINE = MergeTree",
+                        "ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}',"
+                                + " '{replica}')");
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"));
+                ChDb ch = ChDb.start(tmp.resolve("chdb"))) {
+            s3.createBucket("bkt");
+            java.util.Map<String, TableStore> stores = new java.util.LinkedHashMap<>();
+            java.util.Map<String, String> ddls =
+                    java.util.Map.of("tables/plain/", DDL, "tables/replicated/", replicatedDdl);
+            for (java.util.Map.Entry<String, String> e : ddls.entrySet()) {
+                String prefix = e.getKey();
+                TableLayout l = TableLayouts.fromDdl(e.getValue());
+                TableStore store = TestStores.s3(s3.endpoint(), "bkt", prefix);
+                MergeTreeTable t =
+                        MergeTreeTable.open(
+                                store,
+                                l,
+                                Clock.fixed(
+                                        java.time.Instant.parse("2026-01-01T00:00:00Z"),
+                                        ZoneOffset.UTC));
+                for (int b = 0; b < 3; b++) {
+                    t.commit(t.writeTemporaryParts(rows(l, b * 1000, 1000)), "batch-" + b);
+                }
+                t.close();
+                stores.put(prefix, store);
+            }
+            TableStore plain = stores.get("tables/plain/");
+            TableStore replicated = stores.get("tables/replicated/");
+            java.util.List<String> parts =
+                    plain.listDirectories("").stream()
+                            .filter(d -> d.matches("\\d+_\\d+_\\d+_\\d+/?"))
+                            .sorted()
+                            .toList();
+            assertThat(parts).isNotEmpty();
+            assertThat(
+                            replicated.listDirectories("").stream()
+                                    .filter(d -> d.matches("\\d+_\\d+_\\d+_\\d+/?"))
+                                    .sorted()
+                                    .toList())
+                    .isEqualTo(parts);
+            for (String part : parts) {
+                String dir = part.endsWith("/") ? part : part + "/";
+                assertThat(replicated.read(dir + "checksums.txt"))
+                        .as(part)
+                        .isEqualTo(plain.read(dir + "checksums.txt"));
+            }
+            TableLayout l = TableLayouts.fromDdl(replicatedDdl);
+            assertThat(l.ddl()).contains("ENGINE = ReplicatedMergeTree('/clickhouse/tables/");
+            String attach =
+                    AttachStatements.s3Plain(
+                            l.ddl(),
+                            s3.endpoint() + "/bkt/tables/replicated/",
+                            S3ProxyServer.ACCESS_KEY,
+                            S3ProxyServer.SECRET_KEY,
+                            UUID.randomUUID());
+            assertThat(attach).contains("ENGINE = MergeTree").doesNotContain("Replicated");
+            ch.execute(attach);
+            ch.assertCheckTablePasses("posts");
+            assertThat(ch.queryLong("SELECT count() FROM posts")).isEqualTo(3000);
+            for (TableStore store : stores.values()) {
+                store.close();
+            }
+        }
+    }
 }

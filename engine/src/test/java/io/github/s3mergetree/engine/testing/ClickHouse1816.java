@@ -29,11 +29,12 @@ import java.util.regex.Pattern;
  *
  * <p>Why: the portable profile promises that every ClickHouse since 18.16 reads our parts, and only
  * a real 18.16 can confirm it. {@link #start} writes a minimal server configuration under a work
- * directory (loopback only, a free TCP port, no interserver listener and HTTP only when asked;
- * data, temporary files and logs under the work directory, time zone UTC) and runs Debian's {@code
- * clickhouse-server} (package 18.16.1+ds, installed by {@code tools/install-test-engines.sh}) as a
- * child process. Statements run through {@code clickhouse-client}, one process per statement. A
- * start-up takes about a second; share an instance across the tests of a class.
+ * directory (loopback only, a free TCP port, no interserver listener (a member of a {@link
+ * ClickHouse1816Cluster} has one, and ZooKeeper) and HTTP only when asked; data, temporary files
+ * and logs under the work directory, time zone UTC) and runs Debian's {@code clickhouse-server}
+ * (package 18.16.1+ds, installed by {@code tools/install-test-engines.sh}) as a child process.
+ * Statements run through {@code clickhouse-client}, one process per statement. A start-up takes
+ * about a second; share an instance across the tests of a class.
  *
  * <p>Facts about 18.16 this harness relies on (all observed with 18.16.1):
  *
@@ -131,7 +132,19 @@ public final class ClickHouse1816 implements AutoCloseable {
      * interface such as the delivery module's.
      */
     public static ClickHouse1816 start(Path workDir, boolean http) {
+        return start(workDir, http, -1, "");
+    }
+
+    /**
+     * Like {@link #start(Path, boolean)}, for a member of a {@link ClickHouse1816Cluster}: the
+     * server listens on {@code tcpPort} (chosen by the caller, which names it in the other servers'
+     * {@code remote_servers}; -1: a free port of this harness's choosing) and its configuration
+     * gets {@code extraConfigXml} (elements of {@code <yandex>}, e.g. {@code <zookeeper>}, {@code
+     * <macros>}, {@code <interserver_http_port>}).
+     */
+    static ClickHouse1816 start(Path workDir, boolean http, int tcpPort, String extraConfigXml) {
         Objects.requireNonNull(workDir, "workDir");
+        Objects.requireNonNull(extraConfigXml, "extraConfigXml");
         long t0 = System.nanoTime();
         List<String> serverCommand = locate("server");
         List<String> clientCommand = locate("client");
@@ -140,18 +153,33 @@ public final class ClickHouse1816 implements AutoCloseable {
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             Path attemptDir = attempt == 1 ? dir : dir.resolve("retry-" + attempt);
             try {
-                ClickHouse1816 ch = startOnce(attemptDir, serverCommand, clientCommand, http);
+                ClickHouse1816 ch =
+                        startOnce(
+                                attemptDir,
+                                serverCommand,
+                                clientCommand,
+                                http,
+                                tcpPort,
+                                extraConfigXml);
                 ch.startupTime = Duration.ofNanos(System.nanoTime() - t0);
                 return ch;
             } catch (PortTakenException e) {
                 last = e; // someone took the free port between probing and binding: try another
+                if (tcpPort > 0) {
+                    break; // the caller's port: only the caller can choose another
+                }
             }
         }
         throw last;
     }
 
     private static ClickHouse1816 startOnce(
-            Path dir, List<String> serverCommand, List<String> clientCommand, boolean http) {
+            Path dir,
+            List<String> serverCommand,
+            List<String> clientCommand,
+            boolean http,
+            int tcpPort,
+            String extraConfigXml) {
         Path logDir = dir.resolve("log");
         int port;
         int httpPort = -1;
@@ -160,11 +188,12 @@ public final class ClickHouse1816 implements AutoCloseable {
                 Files.createDirectories(dir.resolve(sub));
             }
             Files.createDirectories(dir.resolve("client"));
-            port = freePort();
+            port = tcpPort > 0 ? tcpPort : freePort();
             if (http) {
                 httpPort = freePort();
             }
-            Files.writeString(dir.resolve("config.xml"), configXml(dir, port, httpPort));
+            Files.writeString(
+                    dir.resolve("config.xml"), configXml(dir, port, httpPort, extraConfigXml));
             Files.writeString(dir.resolve("users.xml"), USERS_XML);
         } catch (IOException e) {
             throw new UncheckedIOException(
@@ -636,7 +665,7 @@ public final class ClickHouse1816 implements AutoCloseable {
                         + INSTALL_HINT);
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(false);
             s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -644,7 +673,7 @@ public final class ClickHouse1816 implements AutoCloseable {
         }
     }
 
-    private static String configXml(Path dir, int port, int httpPort) {
+    private static String configXml(Path dir, int port, int httpPort, String extraConfigXml) {
         return "<?xml version=\"1.0\"?>\n"
                 + "<!-- Private ClickHouse 18.16 test server written by ClickHouse1816.java -->\n"
                 + "<yandex>\n"
@@ -689,6 +718,7 @@ public final class ClickHouse1816 implements AutoCloseable {
                 + "    <max_concurrent_queries>32</max_concurrent_queries>\n"
                 + "    <mark_cache_size>268435456</mark_cache_size>\n"
                 + "    <uncompressed_cache_size>268435456</uncompressed_cache_size>\n"
+                + extraConfigXml
                 + "</yandex>\n";
     }
 
