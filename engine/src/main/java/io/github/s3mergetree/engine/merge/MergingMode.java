@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * What a merge does with rows whose sorting keys are equal, per table engine: keep them all
  * (MergeTree), keep the newest (ReplacingMergeTree), add up numeric columns (SummingMergeTree), or
- * cancel +1/−1 pairs (CollapsingMergeTree).
+ * cancel +1/−1 pairs (CollapsingMergeTree), or combine the SimpleAggregateFunction columns with
+ * their functions (AggregatingMergeTree: the functions travel with the columns' types).
  *
  * @param kind the engine family
  * @param versionColumn ReplacingMergeTree's {@code ver}, or null
@@ -26,7 +27,8 @@ public record MergingMode(
         ORDINARY,
         REPLACING,
         SUMMING,
-        COLLAPSING
+        COLLAPSING,
+        AGGREGATING
     }
 
     public static final MergingMode ORDINARY =
@@ -39,6 +41,9 @@ public record MergingMode(
     public static MergingMode summing(List<String> columns) {
         return new MergingMode(Kind.SUMMING, null, null, List.copyOf(columns), null);
     }
+
+    public static final MergingMode AGGREGATING =
+            new MergingMode(Kind.AGGREGATING, null, null, List.of(), null);
 
     public static MergingMode collapsing(String sign) {
         return new MergingMode(Kind.COLLAPSING, null, null, List.of(), sign);

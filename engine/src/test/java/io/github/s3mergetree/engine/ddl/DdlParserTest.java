@@ -591,8 +591,9 @@ class DdlParserTest {
             },
             {"CREATE TABLE t (a UInt32) ENGINE = Memory", "ENGINE Memory"},
             {
-                "CREATE TABLE t (a UInt32) ENGINE = AggregatingMergeTree ORDER BY a",
-                "ENGINE AggregatingMergeTree"
+                "CREATE TABLE t (a UInt32, s Int8, v UInt8) ENGINE ="
+                        + " VersionedCollapsingMergeTree(s, v) ORDER BY a",
+                "ENGINE VersionedCollapsingMergeTree"
             },
             {"CREATE TABLE t (a JSON) ENGINE = MergeTree ORDER BY tuple()", "JSON"},
             {
