@@ -172,7 +172,8 @@ final class SimpleAggregation {
             }
             return best;
         }
-        RowComparator cmp = RowComparators.forColumn(t, values);
+        // ClickHouse's nan_direction_hint: NULL and NaN inside values are never preferred
+        RowComparator cmp = RowComparators.forColumn(t, values, max ? -1 : 1);
         for (int i = 1; i < count; i++) {
             int c = cmp.compare(rows[i], best);
             if (max ? c > 0 : c < 0) {

@@ -14,6 +14,7 @@ import io.github.s3mergetree.engine.testing.LocalParts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,24 +122,104 @@ class AggregatingMergeTreeChDbTest {
 
     @Test
     void mergedPartsEqualClickHousesOptimizeFinalAndFinalOverUnmergedParts() throws Exception {
-        String tail = " ENGINE = AggregatingMergeTree ORDER BY (k, g)";
-        String ddl = "CREATE TABLE ours (" + STRUCTURE + ")" + tail;
-        for (String t : List.of("ref", "ours", "ours_unmerged")) {
-            ch.execute("CREATE TABLE " + t + " (" + STRUCTURE + ")" + tail);
+        judge("fns", STRUCTURE, "k, g", GENERATOR, COLUMNS, "k, g, s_sum, s_sumf, s_any_value", 39);
+    }
+
+    /** Random values of many storage types (NULLs, NaN, extremes) for the selecting functions. */
+    @Test
+    void randomValuesOfManyTypesEqualClickHouses() throws Exception {
+        List<String> columns = new ArrayList<>();
+        String[] selecting = {
+            "Int128",
+            "UInt256",
+            "Float32",
+            "Nullable(Float64)",
+            "Decimal(38, 10)",
+            "String",
+            "FixedString(3)",
+            "Date32",
+            "DateTime64(6, 'UTC')",
+            "UUID",
+            "IPv4",
+            "IPv6",
+            "Enum8('a' = -1, 'b' = 5)",
+            "Array(Nullable(Int16))",
+            "Tuple(a UInt8, b String)",
+            "LowCardinality(String)",
+            "Bool",
+            "Nullable(Decimal(9, 2))"
+        };
+        int i = 0;
+        for (String t : selecting) {
+            for (String f : List.of("any", "anyLast", "min", "max")) {
+                columns.add("c" + (i++) + " SimpleAggregateFunction(" + f + ", " + t + ")");
+            }
+        }
+        for (String t :
+                List.of(
+                        "sum, Int64",
+                        "sum, Nullable(UInt64)",
+                        "sum, Float64",
+                        "sum, Nullable(Decimal(38, 3))",
+                        "sum, Int256",
+                        "sum, UInt128",
+                        "sum, Decimal(76, 5)",
+                        "sumWithOverflow, Int16",
+                        "sumWithOverflow, Decimal(9, 2)",
+                        "groupBitXor, Int128",
+                        "groupBitAnd, Nullable(UInt16)",
+                        "groupBitOr, Bool",
+                        "any, Map(String, UInt8)",
+                        "anyLast_respect_nulls, Nullable(IPv6)",
+                        "groupArrayArray, Array(FixedString(2))",
+                        "minMap, Map(Int32, Float64)",
+                        "maxMap, Map(UUID, String)")) {
+            columns.add("c" + (i++) + " SimpleAggregateFunction(" + t + ")");
+        }
+        String structure = "k UInt8, " + String.join(", ", columns);
+        String names = "k";
+        for (int c = 0; c < i; c++) {
+            names += ", c" + c;
+        }
+        // keys 0..15: about 60 rows per key and insert
+        String generator =
+                "SELECT k % 16 AS k, * EXCEPT k FROM generateRandom('"
+                        + structure.replace("'", "\\'")
+                        + "', SEED, 8, 3) LIMIT 1000";
+        judge("random", structure, "k", generator, names, "k, c0, c1", 16);
+    }
+
+    private static void judge(
+            String name,
+            String structure,
+            String orderBy,
+            String generator,
+            String columns,
+            String rowOrder,
+            int keys)
+            throws Exception {
+        String tail = " ENGINE = AggregatingMergeTree ORDER BY (" + orderBy + ")";
+        String ddl = "CREATE TABLE t (" + structure + ")" + tail;
+        String ref = name + "_ref";
+        String ours = name + "_ours";
+        String unmerged = name + "_unmerged";
+        for (String t : List.of(ref, ours, unmerged)) {
+            ch.execute("CREATE TABLE " + t + " (" + structure + ")" + tail);
             // the parts as inserted, for comparing them before merges
             ch.execute("SYSTEM STOP MERGES " + t);
         }
-        ch.execute("CREATE TABLE gen (" + STRUCTURE + ") ENGINE = Memory");
+        String gen = name + "_gen";
+        ch.execute("CREATE TABLE " + gen + " (" + structure + ") ENGINE = Memory");
         TableLayout layout = TableLayouts.fromDdl(ddl);
-        Path root = Files.createDirectories(tmp.resolve("ours"));
+        Path root = Files.createDirectories(tmp.resolve(name));
         MergeTreeTable table =
                 MergeTreeTable.open(LocalParts.store(root), layout, Clock.systemUTC());
         for (int i = 1; i <= 6; i++) {
-            Path data = tmp.resolve("insert" + i + ".bin");
-            ch.execute("TRUNCATE TABLE gen");
-            ch.execute("INSERT INTO gen " + GENERATOR.replace("SEED", Integer.toString(i)));
-            ch.execute("SELECT * FROM gen INTO OUTFILE '" + data + "' FORMAT RowBinary");
-            ch.execute("INSERT INTO ref SELECT * FROM gen");
+            Path data = tmp.resolve(name + "_insert" + i + ".bin");
+            ch.execute("TRUNCATE TABLE " + gen);
+            ch.execute("INSERT INTO " + gen + " " + generator.replace("SEED", Integer.toString(i)));
+            ch.execute("SELECT * FROM " + gen + " INTO OUTFILE '" + data + "' FORMAT RowBinary");
+            ch.execute("INSERT INTO " + ref + " SELECT * FROM " + gen);
             Block rows =
                     RowBinary.read(
                             Files.readAllBytes(data),
@@ -149,42 +230,61 @@ class AggregatingMergeTreeChDbTest {
         }
         // ClickHouse's FINAL over our parts, reduced per insert as ClickHouse reduces them
         for (ActivePart p : table.activeParts()) {
-            ch.attachPart("ours_unmerged", root.resolve(p.name().toString()));
+            ch.attachPart(unmerged, root.resolve(p.name().toString()));
         }
         assertThat(table.activeParts()).hasSize(6);
-        ch.assertCheckTablePasses("ours_unmerged");
-        assertThat(rows("ours_unmerged", ""))
-                .as("our insert parts (optimize_on_insert) vs ClickHouse's")
-                .isEqualTo(rows("ref", ""));
-        assertThat(rows("ours_unmerged", " FINAL")).isEqualTo(rows("ref", " FINAL"));
+        ch.assertCheckTablePasses(unmerged);
+        assertThat(rows(columns, unmerged, "", rowOrder))
+                .as(
+                        "our insert parts (optimize_on_insert) vs ClickHouse's, columns %s",
+                        differing(columns, unmerged, ref, rowOrder))
+                .isEqualTo(rows(columns, ref, "", rowOrder));
+        assertThat(rows(columns, unmerged, " FINAL", rowOrder))
+                .isEqualTo(rows(columns, ref, " FINAL", rowOrder));
 
         table.optimizeFinal(false);
         List<ActivePart> merged = table.activeParts();
         assertThat(merged).hasSize(1);
-        ch.attachPart("ours", root.resolve(merged.get(0).name().toString()));
-        ch.execute("SYSTEM START MERGES ref");
-        ch.execute("OPTIMIZE TABLE ref FINAL");
-        ch.assertCheckTablePasses("ours");
-        assertThat(ch.queryLong("SELECT count() FROM ours")).isEqualTo(39);
-        assertThat(rows("ours", "")).isEqualTo(rows("ref", ""));
+        ch.attachPart(ours, root.resolve(merged.get(0).name().toString()));
+        ch.execute("SYSTEM START MERGES " + ref);
+        ch.execute("OPTIMIZE TABLE " + ref + " FINAL");
+        ch.assertCheckTablePasses(ours);
+        assertThat(ch.queryLong("SELECT count() FROM " + ours)).isEqualTo(keys);
+        assertThat(rows(columns, ours, "", rowOrder))
+                .as("merged, columns %s", differing(columns, ours, ref, rowOrder))
+                .isEqualTo(rows(columns, ref, "", rowOrder));
         // the merged part is what ClickHouse's FINAL computes over our unmerged parts
-        assertThat(rows("ours", "")).isEqualTo(rows("ours_unmerged", " FINAL"));
-        assertThat(
-                        ch.query(
-                                "SELECT type FROM system.columns WHERE table = 'ours' ORDER BY position"))
-                .isEqualTo(
-                        ch.query(
-                                "SELECT type FROM system.columns WHERE table = 'ref' ORDER BY"
-                                        + " position"));
+        assertThat(rows(columns, ours, "", rowOrder))
+                .isEqualTo(rows(columns, unmerged, " FINAL", rowOrder));
+        String types = "SELECT type FROM system.columns WHERE table = '%s' ORDER BY position";
+        assertThat(ch.query(String.format(types, ours)))
+                .isEqualTo(ch.query(String.format(types, ref)));
     }
 
-    private static String rows(String table, String finalModifier) {
-        return ch.query(
-                "SELECT "
-                        + COLUMNS
-                        + " FROM "
-                        + table
-                        + finalModifier
-                        + " ORDER BY k, g, s_sum, s_sumf, s_any_value");
+    /** The columns whose values differ between two tables, for failure messages. */
+    private static List<String> differing(String columns, String a, String b, String order) {
+        List<String> out = new ArrayList<>();
+        for (String c : columns.split(",(?![^(]*\\))")) {
+            String q = "SELECT " + c + " FROM %s ORDER BY " + order;
+            String x = ch.query(String.format(q, a));
+            String y = ch.query(String.format(q, b));
+            if (!x.equals(y)) {
+                int at = 0;
+                while (at < Math.min(x.length(), y.length()) && x.charAt(at) == y.charAt(at)) {
+                    at++;
+                }
+                out.add(
+                        c.trim()
+                                + ": "
+                                + x.substring(Math.max(0, at - 40), Math.min(x.length(), at + 40))
+                                + " <> "
+                                + y.substring(Math.max(0, at - 40), Math.min(y.length(), at + 40)));
+            }
+        }
+        return out;
+    }
+
+    private static String rows(String columns, String table, String modifier, String order) {
+        return ch.query("SELECT " + columns + " FROM " + table + modifier + " ORDER BY " + order);
     }
 }
