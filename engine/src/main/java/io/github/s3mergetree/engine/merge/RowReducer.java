@@ -284,7 +284,18 @@ abstract class RowReducer {
                     first.appendRange(group, 0, 1);
                     columns = new ArrayList<>(first.columns());
                 }
-                columns.set(c, SimpleAggregation.aggregate(f, type, group.column(c)));
+                try {
+                    columns.set(c, SimpleAggregation.aggregate(f, type, group.column(c)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                            e.getMessage()
+                                    + " (column "
+                                    + group.names().get(c)
+                                    + " "
+                                    + type.name()
+                                    + ")",
+                            e);
+                }
             }
             if (columns == null) {
                 out.append(group, 0, 1);

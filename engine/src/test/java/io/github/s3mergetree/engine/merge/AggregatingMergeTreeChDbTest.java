@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.format.RowBinary;
@@ -187,6 +188,47 @@ class AggregatingMergeTreeChDbTest {
                         + structure.replace("'", "\\'")
                         + "', SEED, 8, 3) LIMIT 1000";
         judge("random", structure, "k", generator, names, "k, c0, c1", 16);
+    }
+
+    /** As ClickHouse refuses the INSERT (optimize_on_insert merges the block), with the column. */
+    @Test
+    void sumMapKeysAndValuesOfDifferentSizesAreRefused() throws Exception {
+        String structure =
+                "k UInt8, m SimpleAggregateFunction(sumMap, Tuple(Array(String), Array(UInt64)))";
+        String ddl = "CREATE TABLE t (" + structure + ") ENGINE = AggregatingMergeTree ORDER BY k";
+        String values = "(1, (['a', 'b'], [1]))";
+        ch.execute(
+                "CREATE TABLE sizes (" + structure + ") ENGINE = AggregatingMergeTree ORDER BY k");
+        assertThatThrownBy(() -> ch.execute("INSERT INTO sizes VALUES " + values))
+                .hasMessageContaining("Sizes of keys and values arrays do not match");
+        TableLayout layout = TableLayouts.fromDdl(ddl);
+        MergeTreeTable table =
+                MergeTreeTable.open(
+                        LocalParts.store(Files.createDirectories(tmp.resolve("sizes"))),
+                        layout,
+                        Clock.systemUTC());
+        Path data = tmp.resolve("sizes.bin");
+        ch.execute(
+                "SELECT * FROM values('"
+                        + structure
+                        + "', "
+                        + values
+                        + ") INTO OUTFILE '"
+                        + data
+                        + "' FORMAT RowBinary");
+        Block rows =
+                RowBinary.read(
+                        Files.readAllBytes(data),
+                        layout.columnNames(),
+                        layout.columnTypes(),
+                        data.toString());
+        assertThatThrownBy(() -> table.insert(rows))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Sizes of keys and values arrays do not match (column m"
+                                + " SimpleAggregateFunction(sumMap, Tuple(Array(String),"
+                                + " Array(UInt64))))");
+        assertThat(table.activeParts()).isEmpty();
     }
 
     private static void judge(
