@@ -32,10 +32,11 @@ import java.util.function.Supplier;
  * <p>Accepted: {@code CREATE [OR REPLACE] TABLE [IF NOT EXISTS] [db.]name (col Type [NULL|NOT NULL]
  * [DEFAULT|MATERIALIZED|ALIAS expr] [COMMENT '...'] [CODEC(...)] [PRIMARY KEY], ... [, PRIMARY KEY
  * expr]) ENGINE [=] MergeTree[()] | ReplacingMergeTree([ver[, is_deleted]]) | SummingMergeTree([col
- * | (cols)]) | CollapsingMergeTree(sign)}, then {@code PARTITION BY}, {@code PRIMARY KEY} and
- * {@code ORDER BY} in any order, then {@code SETTINGS k = v, ...}, then {@code COMMENT '...'}, and
- * an optional {@code ;}. Identifiers may be back-quoted or double-quoted; {@code --} and {@code /*
- * *}{@code /} comments are skipped; keywords are case-insensitive.
+ * | (cols)]) | CollapsingMergeTree(sign) | AggregatingMergeTree[()]}, then {@code PARTITION BY},
+ * {@code PRIMARY KEY} and {@code ORDER BY} in any order, then {@code SETTINGS k = v, ...}, then
+ * {@code COMMENT '...'}, and an optional {@code ;}. Identifiers may be back-quoted or
+ * double-quoted; {@code --} and {@code /* *}{@code /} comments are skipped; keywords are
+ * case-insensitive.
  *
  * <p>Validated as ClickHouse 26.7 validates: known types, settings and columns; engine parameters
  * (version column of a number or date type, UInt8 is_deleted, Int8 sign, existing sum columns not
@@ -87,11 +88,11 @@ public final class DdlParser {
                     "ReplacingMergeTree", List.of("[is_deleted column]", "[version]"),
                     "SummingMergeTree", List.of("[list of columns to sum]"),
                     "CollapsingMergeTree", List.of("sign column"),
-                    "VersionedCollapsingMergeTree", List.of("sign column", "version"));
+                    "VersionedCollapsingMergeTree", List.of("sign column", "version"),
+                    "AggregatingMergeTree", List.of());
 
     private static final Set<String> OTHER_ENGINES =
             Set.of(
-                    "AggregatingMergeTree",
                     "GraphiteMergeTree",
                     "CoalescingMergeTree",
                     "Memory",
@@ -1388,6 +1389,10 @@ public final class DdlParser {
                         raw.get(i).ttlAt);
             }
         }
+        if (engine.kind() == EngineDefinition.Kind.AGGREGATING_MERGE_TREE
+                && !settings.getBoolean("allow_dimensions_outside_sorting_key", false)) {
+            checkDimensionsInSortingKey(columns, sortingKey, partitionKey, engineName.start());
+        }
         return new TableSchema(
                 database,
                 name,
@@ -1540,6 +1545,50 @@ public final class DdlParser {
         }
     }
 
+    /**
+     * AggregatingMergeTree with at least one aggregate column: every other ordinary column must be
+     * used by the sorting or partition key (ClickHouse 26.x; {@code
+     * allow_dimensions_outside_sorting_key = 1} lifts it), since a merge keeps an arbitrary row's
+     * value of it.
+     */
+    private void checkDimensionsInSortingKey(
+            List<ColumnDefinition> columns,
+            KeyExpression sortingKey,
+            KeyExpression partitionKey,
+            int at) {
+        boolean anyAggregate = false;
+        List<String> outside = new ArrayList<>();
+        for (ColumnDefinition c : columns) {
+            if (c.type().simpleAggregateFunction() != null) {
+                anyAggregate = true;
+                continue;
+            }
+            boolean ordinary =
+                    c.defaultKind() == DefaultKind.NONE || c.defaultKind() == DefaultKind.DEFAULT;
+            if (ordinary
+                    && !sortingKey.requiredColumns().contains(c.name())
+                    && !partitionKey.requiredColumns().contains(c.name())) {
+                outside.add(c.name());
+            }
+        }
+        if (anyAggregate && !outside.isEmpty()) {
+            throw error(
+                    "Column(s) "
+                            + String.join(", ", outside)
+                            + " of the AggregatingMergeTree table are neither part of the sorting"
+                            + " key nor aggregate measures (AggregateFunction or"
+                            + " SimpleAggregateFunction). During background merges, rows with the"
+                            + " same value of the sorting key are collapsed into one, so these"
+                            + " columns keep an arbitrary value, which silently produces wrong"
+                            + " results for queries that GROUP BY or filter on them. Add them to"
+                            + " the sorting key (ORDER BY), or set"
+                            + " 'allow_dimensions_outside_sorting_key = 1' if this is intentional"
+                            + " (for example, when the columns are functionally dependent on the"
+                            + " sorting key).",
+                    at);
+        }
+    }
+
     private KeyExpression bindKey(
             ExprParser.Parsed p, Map<String, DataType> columns, boolean partition) {
         try {
@@ -1557,6 +1606,13 @@ public final class DdlParser {
             }
             if (!seen.add(e.toSql())) {
                 throw error(what + " contains a duplicate expression: " + e.toSql(), at);
+            }
+            if (e.resultType().simpleAggregateFunction() != null) {
+                throw error(
+                        "Column with type "
+                                + e.resultType().name()
+                                + " is not allowed in key expression",
+                        at);
             }
         }
         if (!allowNullable && hasNullable(key)) {
@@ -1779,8 +1835,8 @@ public final class DdlParser {
         return "ENGINE "
                 + name
                 + " is not supported (only MergeTree, ReplacingMergeTree, SummingMergeTree,"
-                + " CollapsingMergeTree and VersionedCollapsingMergeTree, and their Replicated and"
-                + " Shared variants)";
+                + " CollapsingMergeTree, VersionedCollapsingMergeTree and AggregatingMergeTree, and"
+                + " their Replicated and Shared variants)";
     }
 
     private EngineDefinition plainEngine(
@@ -1991,6 +2047,14 @@ public final class DdlParser {
                     }
                     return EngineDefinition.versionedCollapsingMergeTree(sign, ver);
                 }
+            case "AggregatingMergeTree":
+                if (!args.isEmpty()) {
+                    throw error(
+                            "With extended storage definition syntax storage AggregatingMergeTree"
+                                    + " requires no parameters",
+                            at);
+                }
+                return EngineDefinition.aggregatingMergeTree();
             default:
                 if (OTHER_ENGINES.contains(name)) {
                     throw unsupported("ENGINE " + name, unsupportedEngine(name), at);

@@ -9,8 +9,8 @@ import java.util.Optional;
  * The table engine of a {@link TableSchema}: one of the MergeTree family members this engine
  * writes, with its parameters (version and is_deleted columns of ReplacingMergeTree, the columns to
  * sum of SummingMergeTree, the sign column of CollapsingMergeTree, the sign and version columns of
- * VersionedCollapsingMergeTree), and, for a {@code Replicated…} or {@code Shared…} engine, its
- * {@link EngineReplication replication facts}.
+ * VersionedCollapsingMergeTree; AggregatingMergeTree has none), and, for a {@code Replicated…} or
+ * {@code Shared…} engine, its {@link EngineReplication replication facts}.
  *
  * <p>Why: merges (and the readers of the written parts) must apply the engine's row-collapsing
  * rules; the parameters are validated against the table's columns as ClickHouse validates them. A
@@ -25,7 +25,8 @@ public final class EngineDefinition {
         REPLACING_MERGE_TREE("ReplacingMergeTree"),
         SUMMING_MERGE_TREE("SummingMergeTree"),
         COLLAPSING_MERGE_TREE("CollapsingMergeTree"),
-        VERSIONED_COLLAPSING_MERGE_TREE("VersionedCollapsingMergeTree");
+        VERSIONED_COLLAPSING_MERGE_TREE("VersionedCollapsingMergeTree"),
+        AGGREGATING_MERGE_TREE("AggregatingMergeTree");
 
         private final String engineName;
 
@@ -107,6 +108,15 @@ public final class EngineDefinition {
                 null,
                 List.of(),
                 Objects.requireNonNull(signColumn, "signColumn"));
+    }
+
+    /**
+     * {@code AggregatingMergeTree}: merges combine the rows of equal sorting keys, each {@code
+     * SimpleAggregateFunction(f, T)} column with {@code f}, the other columns keeping the first
+     * row's value.
+     */
+    public static EngineDefinition aggregatingMergeTree() {
+        return new EngineDefinition(Kind.AGGREGATING_MERGE_TREE, null, null, List.of(), null);
     }
 
     /**

@@ -74,7 +74,7 @@ public final class IntervalType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return "Interval" + unit.title();
     }
 

@@ -5,8 +5,10 @@ import java.util.List;
 /**
  * What a merge does with rows whose sorting keys are equal, per table engine: keep them all
  * (MergeTree), keep the newest (ReplacingMergeTree), add up numeric columns (SummingMergeTree),
- * cancel +1/−1 pairs (CollapsingMergeTree), or cancel pairs of opposite signs among the rows of one
- * version (VersionedCollapsingMergeTree, whose sorting key ends with the version).
+ * cancel +1/−1 pairs (CollapsingMergeTree), cancel pairs of opposite signs among the rows of one
+ * version (VersionedCollapsingMergeTree, whose sorting key ends with the version), or combine the
+ * SimpleAggregateFunction columns with their functions (AggregatingMergeTree: the functions travel
+ * with the columns' types).
  *
  * @param kind the engine family
  * @param versionColumn ReplacingMergeTree's or VersionedCollapsingMergeTree's {@code ver}, or null
@@ -28,7 +30,8 @@ public record MergingMode(
         REPLACING,
         SUMMING,
         COLLAPSING,
-        VERSIONED_COLLAPSING
+        VERSIONED_COLLAPSING,
+        AGGREGATING
     }
 
     public static final MergingMode ORDINARY =
@@ -41,6 +44,9 @@ public record MergingMode(
     public static MergingMode summing(List<String> columns) {
         return new MergingMode(Kind.SUMMING, null, null, List.copyOf(columns), null);
     }
+
+    public static final MergingMode AGGREGATING =
+            new MergingMode(Kind.AGGREGATING, null, null, List.of(), null);
 
     public static MergingMode collapsing(String sign) {
         return new MergingMode(Kind.COLLAPSING, null, null, List.of(), sign);

@@ -12,6 +12,7 @@ import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
 import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.SimpleAggregateFunction;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,8 @@ import java.util.List;
  *       version column the last row (newest part).
  *   <li>SummingMergeTree: the first row with the summed columns replaced by their sums (integers
  *       wrap around); a row whose sums are all zero is dropped.
+ *   <li>AggregatingMergeTree: the first row, each {@code SimpleAggregateFunction(f, T)} column
+ *       outside the sorting key replaced by {@code f} over the group ({@link SimpleAggregation}).
  *   <li>CollapsingMergeTree: with p rows of sign +1 and n of sign −1, the first −1 row if n ≥ p and
  *       the last +1 row if p ≥ n, but nothing when p = n and the group ends with a −1 row.
  *   <li>VersionedCollapsingMergeTree (the sorting key ends with the version, so a group is one key
@@ -69,7 +72,7 @@ abstract class RowReducer {
             MergingMode mode, KeyExpression sortingKey, int maxBlockRows, RowSink out) {
         return switch (mode.kind()) {
             case ORDINARY -> new Ordinary(mode, sortingKey, out);
-            case REPLACING, SUMMING, COLLAPSING, VERSIONED_COLLAPSING ->
+            case REPLACING, SUMMING, COLLAPSING, VERSIONED_COLLAPSING, AGGREGATING ->
                     new Grouping(mode, sortingKey, maxBlockRows, out);
         };
     }
@@ -169,6 +172,7 @@ abstract class RowReducer {
                 case SUMMING -> summing();
                 case COLLAPSING -> collapsing();
                 case VERSIONED_COLLAPSING -> versionedCollapsing();
+                case AGGREGATING -> aggregating();
                 default -> throw new IllegalStateException("not a grouping mode");
             }
             group = group.newEmpty(16);
@@ -277,6 +281,42 @@ abstract class RowReducer {
                     return s != 0;
                 }
                 default -> throw new IllegalStateException("cannot sum " + col.physicalType());
+            }
+        }
+
+        private void aggregating() throws IOException {
+            int n = group.rows();
+            List<Column> columns = null;
+            for (int c = 0; c < group.columnCount(); c++) {
+                DataType type = group.types().get(c);
+                SimpleAggregateFunction f = type.simpleAggregateFunction();
+                if (f == null
+                        || sortingKey.columnNames().contains(group.names().get(c))
+                        || n == 1 && SimpleAggregation.isIdentityOnOneRow(f, type)) {
+                    continue;
+                }
+                if (columns == null) {
+                    Block first = group.newEmpty(1);
+                    first.appendRange(group, 0, 1);
+                    columns = new ArrayList<>(first.columns());
+                }
+                try {
+                    columns.set(c, SimpleAggregation.aggregate(f, type, group.column(c)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                            e.getMessage()
+                                    + " (column "
+                                    + group.names().get(c)
+                                    + " "
+                                    + type.name()
+                                    + ")",
+                            e);
+                }
+            }
+            if (columns == null) {
+                out.append(group, 0, 1);
+            } else {
+                out.append(new Block(group.names(), group.types(), columns), 0, 1);
             }
         }
 

@@ -42,32 +42,46 @@ public final class RowComparators {
      * columns' backing arrays are captured: build a new comparator after appending to them.
      */
     public static RowComparator forColumns(DataType type, Column left, Column right) {
+        return forColumns(type, left, right, 1);
+    }
+
+    /**
+     * A comparator for rows of {@code column} with ClickHouse's {@code nan_direction_hint}: NULLs
+     * and float NaNs, at any nesting depth, compare greater than every value with {@code 1} (as
+     * sorting does) and smaller with {@code -1} (as {@code max} compares, so that it never prefers
+     * them).
+     */
+    public static RowComparator forColumn(DataType type, Column column, int nanDirectionHint) {
+        return forColumns(type, column, column, nanDirectionHint);
+    }
+
+    private static RowComparator forColumns(DataType type, Column left, Column right, int hint) {
         Column column = left;
         if (type instanceof LowCardinalityType lc) {
-            return forColumns(lc.nested(), left, right);
+            return forColumns(lc.nested(), left, right, hint);
         }
         if (type instanceof NullableType n) {
             NullableColumn nc = (NullableColumn) column;
             NullableColumn rc = (NullableColumn) right;
             byte[] nulls = nc.nullMap().data();
             byte[] rnulls = rc.nullMap().data();
-            RowComparator nested = forColumns(n.nested(), nc.nested(), rc.nested());
+            RowComparator nested = forColumns(n.nested(), nc.nested(), rc.nested(), hint);
             return (a, b) -> {
                 boolean na = nulls[a] != 0;
                 boolean nb = rnulls[b] != 0;
                 if (na || nb) {
-                    return na == nb ? 0 : na ? 1 : -1;
+                    return na == nb ? 0 : na ? hint : -hint;
                 }
                 return nested.compare(a, b);
             };
         }
         if (type instanceof MapType m) {
-            return forColumns(m.storageType(), left, right);
+            return forColumns(m.storageType(), left, right, hint);
         }
         if (type instanceof ArrayType at) {
             ArrayColumn ac = (ArrayColumn) column;
             ArrayColumn rc = (ArrayColumn) right;
-            RowComparator el = forColumns(at.element(), ac.elements(), rc.elements());
+            RowComparator el = forColumns(at.element(), ac.elements(), rc.elements(), hint);
             return (a, b) -> {
                 int sa = ac.start(a);
                 int la = ac.end(a) - sa;
@@ -87,7 +101,7 @@ public final class RowComparators {
             TupleColumn rc = (TupleColumn) right;
             RowComparator[] cs = new RowComparator[tc.arity()];
             for (int i = 0; i < cs.length; i++) {
-                cs[i] = forColumns(t.elements().get(i), tc.element(i), rc.element(i));
+                cs[i] = forColumns(t.elements().get(i), tc.element(i), rc.element(i), hint);
             }
             return lexicographic(List.of(cs));
         }
@@ -124,12 +138,12 @@ public final class RowComparators {
             case FLOAT -> {
                 float[] d = ((FloatColumn) column).data();
                 float[] e = ((FloatColumn) right).data();
-                return (a, b) -> compareFloat(d[a], e[b]);
+                return (a, b) -> compareFloat(d[a], e[b], hint);
             }
             case DOUBLE -> {
                 double[] d = ((DoubleColumn) column).data();
                 double[] e = ((DoubleColumn) right).data();
-                return (a, b) -> compareFloat(d[a], e[b]);
+                return (a, b) -> compareFloat(d[a], e[b], hint);
             }
             case FIXED_BYTES -> {
                 return fixedBytes(type, (FixedBytesColumn) column, (FixedBytesColumn) right);
@@ -196,10 +210,14 @@ public final class RowComparators {
     }
 
     static int compareFloat(double x, double y) {
+        return compareFloat(x, y, 1);
+    }
+
+    private static int compareFloat(double x, double y, int hint) {
         boolean nx = Double.isNaN(x);
         boolean ny = Double.isNaN(y);
         if (nx || ny) {
-            return nx == ny ? 0 : nx ? 1 : -1;
+            return nx == ny ? 0 : nx ? hint : -hint;
         }
         return x < y ? -1 : x > y ? 1 : 0;
     }

@@ -86,6 +86,7 @@ public final class TableLayouts {
         }
         if (schema.engine().kind() == EngineDefinition.Kind.SUMMING_MERGE_TREE) {
             refuseSummedNestedMaps(schema.name(), names, types, schema.sortingKey());
+            refuseSimpleAggregateFunctions(schema.name(), names, types);
         }
         TableSettings defaults = TableSettings.defaults();
         SimpleMergeSelector.Settings selector = mergeSelector(schema.name(), s);
@@ -214,6 +215,29 @@ public final class TableLayouts {
         }
     }
 
+    /**
+     * SummingMergeTree merges a {@code SimpleAggregateFunction(f, T)} column with {@code f} rather
+     * than summing it; the merger does not implement that (only AggregatingMergeTree's merges do),
+     * so such a table is refused instead of summing the column.
+     */
+    static void refuseSimpleAggregateFunctions(
+            String table, List<String> names, List<DataType> types) {
+        for (int i = 0; i < names.size(); i++) {
+            if (types.get(i).simpleAggregateFunction() != null) {
+                throw new IllegalArgumentException(
+                        "table "
+                                + table
+                                + ": column "
+                                + names.get(i)
+                                + " "
+                                + types.get(i).name()
+                                + ": SummingMergeTree merges a SimpleAggregateFunction column"
+                                + " with its function; this engine implements that only for"
+                                + " AggregatingMergeTree");
+            }
+        }
+    }
+
     static MergingMode mergingMode(EngineDefinition e) {
         return switch (e.kind()) {
             case MERGE_TREE -> MergingMode.ORDINARY;
@@ -225,6 +249,7 @@ public final class TableLayouts {
             case VERSIONED_COLLAPSING_MERGE_TREE ->
                     MergingMode.versionedCollapsing(
                             e.signColumn().orElseThrow(), e.versionColumn().orElseThrow());
+            case AGGREGATING_MERGE_TREE -> MergingMode.AGGREGATING;
         };
     }
 }

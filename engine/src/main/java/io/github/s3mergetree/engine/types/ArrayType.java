@@ -16,7 +16,7 @@ public final class ArrayType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return "Array(" + element.name() + ")";
     }
 

@@ -8,8 +8,11 @@ package io.github.s3mergetree.engine.types;
  * <p>The logical type decides the on-disk serialization, the sort order and the text form; {@link
  * #physicalType()} says how a column of this type is held in memory.
  */
-public abstract class DataType {
+public abstract class DataType implements Cloneable {
     private final TypeKind kind;
+
+    /** The SimpleAggregateFunction this type is the storage type of, or null. */
+    private SimpleAggregateFunction simpleAggregateFunction;
 
     protected DataType(TypeKind kind) {
         this.kind = kind;
@@ -20,8 +23,46 @@ public abstract class DataType {
         return kind;
     }
 
-    /** The canonical ClickHouse name, e.g. {@code Decimal(9, 2)} or {@code Nullable(String)}. */
-    public abstract String name();
+    /**
+     * The canonical ClickHouse name, e.g. {@code Decimal(9, 2)} or {@code Nullable(String)}, and
+     * for the storage type of a {@code SimpleAggregateFunction} that type's name, e.g. {@code
+     * SimpleAggregateFunction(sum, UInt64)} (as ClickHouse's custom type names print).
+     */
+    public final String name() {
+        String plain = plainName();
+        return simpleAggregateFunction == null ? plain : simpleAggregateFunction.typeName(plain);
+    }
+
+    /** The name of the type itself, without a {@code SimpleAggregateFunction} around it. */
+    protected abstract String plainName();
+
+    /**
+     * The {@code SimpleAggregateFunction(f, T)} this type stands for, or null for a plain type.
+     * Such a column is stored exactly as T; only AggregatingMergeTree's merges look at {@code f}.
+     */
+    public final SimpleAggregateFunction simpleAggregateFunction() {
+        return simpleAggregateFunction;
+    }
+
+    /**
+     * This type as the storage type of {@code function}: the same type (kind, columns,
+     * serialization) under the name {@code SimpleAggregateFunction(function, T)}, as ClickHouse's
+     * {@code DataTypeCustomSimpleAggregateFunction} names T.
+     */
+    public final DataType asSimpleAggregateFunction(SimpleAggregateFunction function) {
+        try {
+            DataType copy = (DataType) super.clone();
+            copy.simpleAggregateFunction = function;
+            return copy;
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** This type without a {@code SimpleAggregateFunction} name (itself when it has none). */
+    public final DataType withoutSimpleAggregateFunction() {
+        return simpleAggregateFunction == null ? this : asSimpleAggregateFunction(null);
+    }
 
     /** How a column of this type is stored in memory. */
     public abstract PhysicalType physicalType();

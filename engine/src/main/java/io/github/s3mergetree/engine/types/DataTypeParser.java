@@ -174,7 +174,8 @@ public final class DataTypeParser {
         LOW_CARDINALITY,
         ARRAY,
         TUPLE,
-        MAP
+        MAP,
+        SIMPLE_AGGREGATE_FUNCTION
     }
 
     /** Case-sensitive family names. */
@@ -213,6 +214,7 @@ public final class DataTypeParser {
         SENSITIVE.put("Array", Family.ARRAY);
         SENSITIVE.put("Tuple", Family.TUPLE);
         SENSITIVE.put("Map", Family.MAP);
+        SENSITIVE.put("SimpleAggregateFunction", Family.SIMPLE_AGGREGATE_FUNCTION);
 
         insensitive(Family.BOOL, "Bool", "bool", "boolean");
         insensitive(Family.DATE, "Date");
@@ -281,7 +283,6 @@ public final class DataTypeParser {
         for (String u :
                 List.of(
                         "AggregateFunction",
-                        "SimpleAggregateFunction",
                         "BFloat16",
                         "Dynamic",
                         "Geometry",
@@ -848,8 +849,81 @@ public final class DataTypeParser {
                     }
                 case TUPLE:
                     return tuple(start);
+                case SIMPLE_AGGREGATE_FUNCTION:
+                    return simpleAggregateFunction(start);
                 default:
                     throw new IllegalStateException(family.name());
+            }
+        }
+
+        /**
+         * {@code SimpleAggregateFunction(f[(parameters)], T)}: T named after f, validated by {@link
+         * SimpleAggregateFunction#of}.
+         */
+        DataType simpleAggregateFunction(int start) {
+            if (!tryConsume('(') || peek(')')) {
+                throw error(
+                        "Data type SimpleAggregateFunction requires parameters: name of aggregate"
+                                + " function and list of data types for arguments",
+                        start);
+            }
+            skipSpace();
+            int nameAt = pos;
+            if (pos < s.length() && s.charAt(pos) == '\'') {
+                throw error(
+                        "Aggregate function name for data type SimpleAggregateFunction must be"
+                                + " passed as identifier (without quotes) or function",
+                        nameAt);
+            }
+            String function = identifier();
+            if (function == null) {
+                throw error(
+                        "Expected the name of an aggregate function in SimpleAggregateFunction but"
+                                + " found '"
+                                + snippet(s, nameAt)
+                                + "'",
+                        nameAt);
+            }
+            List<String> parameters = null;
+            if (tryConsume('(')) {
+                parameters = new ArrayList<>();
+                if (!tryConsume(')')) {
+                    while (true) {
+                        skipSpace();
+                        int at = pos;
+                        while (pos < s.length() && ",()".indexOf(s.charAt(pos)) < 0) {
+                            pos++;
+                        }
+                        String literal = s.substring(at, pos).trim();
+                        if (literal.isEmpty()) {
+                            throw error(
+                                    "Parameters to aggregate functions must be literals. Got"
+                                            + " parameter '"
+                                            + snippet(s, at)
+                                            + "' for function '"
+                                            + function
+                                            + "'",
+                                    at);
+                        }
+                        parameters.add(literal);
+                        if (tryConsume(')')) {
+                            break;
+                        }
+                        expect(',', "between the parameters of " + function);
+                    }
+                }
+            }
+            List<DataType> arguments = new ArrayList<>();
+            while (tryConsume(',')) {
+                arguments.add(type());
+            }
+            expect(')', "after the types in SimpleAggregateFunction(...)");
+            try {
+                SimpleAggregateFunction f =
+                        SimpleAggregateFunction.of(function, parameters, arguments);
+                return arguments.get(0).asSimpleAggregateFunction(f);
+            } catch (IllegalArgumentException e) {
+                throw error(e.getMessage(), nameAt);
             }
         }
 

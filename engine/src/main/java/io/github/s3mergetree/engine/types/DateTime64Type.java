@@ -43,7 +43,7 @@ public final class DateTime64Type extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return timeZone == null
                 ? "DateTime64(" + precision + ")"
                 : "DateTime64(" + precision + ", " + quote(timeZone) + ")";

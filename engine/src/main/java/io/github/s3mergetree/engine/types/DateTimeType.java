@@ -33,7 +33,7 @@ public final class DateTimeType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return timeZone == null ? "DateTime" : "DateTime(" + quote(timeZone) + ")";
     }
 

@@ -31,7 +31,7 @@ public final class DecimalType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return "Decimal(" + precision + ", " + scale + ")";
     }
 

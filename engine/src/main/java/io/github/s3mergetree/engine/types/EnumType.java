@@ -72,7 +72,7 @@ public final class EnumType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         StringBuilder b = new StringBuilder(kind() == TypeKind.ENUM8 ? "Enum8(" : "Enum16(");
         for (int i = 0; i < names.size(); i++) {
             if (i > 0) {

@@ -19,7 +19,7 @@ public final class FixedStringType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return "FixedString(" + length + ")";
     }
 

@@ -42,7 +42,7 @@ public final class LowCardinalityType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return "LowCardinality(" + nested.name() + ")";
     }
 

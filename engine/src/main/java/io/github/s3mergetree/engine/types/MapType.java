@@ -32,7 +32,7 @@ public final class MapType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return "Map(" + key.name() + ", " + value.name() + ")";
     }
 

@@ -20,7 +20,7 @@ public final class NullableType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return "Nullable(" + nested.name() + ")";
     }
 

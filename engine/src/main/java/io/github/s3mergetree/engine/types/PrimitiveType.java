@@ -19,7 +19,7 @@ public final class PrimitiveType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         return name;
     }
 

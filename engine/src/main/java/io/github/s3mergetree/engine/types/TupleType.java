@@ -43,7 +43,7 @@ public final class TupleType extends DataType {
     }
 
     @Override
-    public String name() {
+    protected String plainName() {
         StringBuilder b = new StringBuilder("Tuple(");
         for (int i = 0; i < elements.size(); i++) {
             if (i > 0) {

@@ -586,14 +586,14 @@ class DdlParserTest {
                 "GROUP BY is not supported"
             },
             {
-                "CREATE TABLE t (a UInt32) ENGINE = ReplicatedAggregatingMergeTree('/p', 'r')"
-                        + " ORDER BY a",
-                "ENGINE ReplicatedAggregatingMergeTree"
+                "CREATE TABLE t (a UInt32) ENGINE = ReplicatedGraphiteMergeTree('/p', 'r',"
+                        + " 'rollup') ORDER BY a",
+                "ENGINE ReplicatedGraphiteMergeTree"
             },
             {"CREATE TABLE t (a UInt32) ENGINE = Memory", "ENGINE Memory"},
             {
-                "CREATE TABLE t (a UInt32) ENGINE = AggregatingMergeTree ORDER BY a",
-                "ENGINE AggregatingMergeTree"
+                "CREATE TABLE t (a UInt32) ENGINE = GraphiteMergeTree('rollup') ORDER BY a",
+                "ENGINE GraphiteMergeTree"
             },
             {"CREATE TABLE t (a JSON) ENGINE = MergeTree ORDER BY tuple()", "JSON"},
             {

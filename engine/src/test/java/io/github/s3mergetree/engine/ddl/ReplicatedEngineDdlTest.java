@@ -191,9 +191,9 @@ class ReplicatedEngineDdlTest {
 
     @Test
     void replicatedEnginesThisEngineDoesNotWriteAreUnsupported() {
-        assertThatThrownBy(() -> parse("ReplicatedAggregatingMergeTree('/p', 'r')"))
+        assertThatThrownBy(() -> parse("ReplicatedGraphiteMergeTree('/p', 'r', 'rollup')"))
                 .isInstanceOf(UnsupportedDdlException.class)
-                .hasMessageContaining("ENGINE ReplicatedAggregatingMergeTree is not supported");
+                .hasMessageContaining("ENGINE ReplicatedGraphiteMergeTree is not supported");
         assertThatThrownBy(() -> parse("ReplicatedMergeTree(concat('/p/', 'x'), 'r')"))
                 .isInstanceOf(UnsupportedDdlException.class)
                 .hasMessageContaining("concat('/p/', 'x')");
