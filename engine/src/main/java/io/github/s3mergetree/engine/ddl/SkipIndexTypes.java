@@ -3,6 +3,7 @@ package io.github.s3mergetree.engine.ddl;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
+import io.github.s3mergetree.engine.types.NullableType;
 import io.github.s3mergetree.engine.types.TypeKind;
 import java.util.List;
 import java.util.Set;
@@ -19,7 +20,7 @@ final class SkipIndexTypes {
     private SkipIndexTypes() {}
 
     /** The index types this engine writes into parts. */
-    static final Set<String> WRITTEN = Set.of("minmax", "set");
+    static final Set<String> WRITTEN = Set.of("minmax", "set", "bloom_filter");
 
     /** ClickHouse 26.x's index types, in the order of its "Available index types" message. */
     private static final List<String> KNOWN =
@@ -68,6 +69,12 @@ final class SkipIndexTypes {
                 }
                 break;
             case "bloom_filter":
+                for (DataType t : index.expression().types()) {
+                    if (!isBloomFilterType(t)) {
+                        throw clickHouse(
+                                index, "Unexpected type " + t.name() + " of bloom filter index");
+                    }
+                }
                 if (args.size() > 1) {
                     throw clickHouse(
                             index, "BloomFilter index cannot have more than one parameter");
@@ -129,7 +136,7 @@ final class SkipIndexTypes {
                             + "` of type "
                             + type
                             + " is not supported by this engine (it writes only "
-                            + String.join(" and ", List.of("minmax", "set"))
+                            + String.join(", ", List.of("minmax", "set", "bloom_filter"))
                             + " indexes)",
                     true);
         }
@@ -154,6 +161,52 @@ final class SkipIndexTypes {
         } catch (NumberFormatException e) {
             return Double.NaN;
         }
+    }
+
+    /**
+     * The types ClickHouse's bloom_filter accepts: after one Array level, Nullable and
+     * LowCardinality, a number (not Decimal), String, FixedString, Date (not Date32), DateTime,
+     * DateTime64, Enum, UUID, IPv4 or IPv6.
+     */
+    private static boolean isBloomFilterType(DataType t) {
+        if (t instanceof ArrayType a) {
+            t = a.element();
+            if (t instanceof ArrayType) {
+                return false;
+            }
+        }
+        while (t instanceof NullableType || t instanceof LowCardinalityType) {
+            t = t instanceof NullableType n ? n.nested() : ((LowCardinalityType) t).nested();
+        }
+        return switch (t.kind()) {
+            case UINT8,
+                    UINT16,
+                    UINT32,
+                    UINT64,
+                    UINT128,
+                    UINT256,
+                    INT8,
+                    INT16,
+                    INT32,
+                    INT64,
+                    INT128,
+                    INT256,
+                    FLOAT32,
+                    FLOAT64,
+                    BOOL,
+                    STRING,
+                    FIXED_STRING,
+                    DATE,
+                    DATETIME,
+                    DATETIME64,
+                    ENUM8,
+                    ENUM16,
+                    UUID,
+                    IPV4,
+                    IPV6 ->
+                    true;
+            default -> false;
+        };
     }
 
     private static boolean isTextType(DataType t) {
