@@ -19,8 +19,12 @@ import java.util.Set;
 final class SkipIndexTypes {
     private SkipIndexTypes() {}
 
+    /** ClickHouse's largest bloom filter, in bytes ({@code MAX_BLOOM_FILTER_SIZE}). */
+    private static final long MAX_BLOOM_FILTER_SIZE = 1L << 30;
+
     /** The index types this engine writes into parts. */
-    static final Set<String> WRITTEN = Set.of("minmax", "set", "bloom_filter");
+    static final Set<String> WRITTEN =
+            Set.of("minmax", "set", "bloom_filter", "tokenbf_v1", "ngrambf_v1");
 
     /** ClickHouse 26.x's index types, in the order of its "Available index types" message. */
     private static final List<String> KNOWN =
@@ -91,17 +95,10 @@ final class SkipIndexTypes {
                 break;
             case "tokenbf_v1":
             case "ngrambf_v1":
+                // in bloomFilterIndexTextValidator's order: column types, argument count, ngram
+                // length, unsigned integers, then BloomFilterParameters' checks
                 boolean ngram = type.equals("ngrambf_v1");
                 int expected = ngram ? 4 : 3;
-                if (args.size() != expected) {
-                    throw clickHouse(
-                            index,
-                            "`"
-                                    + (ngram ? "ngrambf" : "tokenbf")
-                                    + "` index must have exactly "
-                                    + expected
-                                    + " arguments");
-                }
                 for (DataType t : index.expression().types()) {
                     if (!isTextType(t)) {
                         throw clickHouse(
@@ -112,11 +109,37 @@ final class SkipIndexTypes {
                                         + " `Array(FixedString)`");
                     }
                 }
+                if (args.size() != expected) {
+                    throw clickHouse(
+                            index,
+                            "`"
+                                    + (ngram ? "ngrambf" : "tokenbf")
+                                    + "` index must have exactly "
+                                    + expected
+                                    + " arguments");
+                }
                 if (ngram && number(args.get(0)) < 1) {
                     throw clickHouse(index, "ngram length must be at least 1");
                 }
-                if (number(args.get(ngram ? 1 : 0)) == 0) {
+                for (String a : args) {
+                    if (!isUInt64(a)) {
+                        throw clickHouse(
+                                index, "All parameters to *bf_v1 index must be unsigned integers");
+                    }
+                }
+                int first = ngram ? 1 : 0;
+                if (number(args.get(first)) == 0) {
                     throw clickHouse(index, "The size of bloom filter cannot be zero");
+                }
+                if (number(args.get(first + 1)) == 0) {
+                    throw clickHouse(
+                            index, "The number of hash functions for bloom filter cannot be zero");
+                }
+                if (number(args.get(first)) > MAX_BLOOM_FILTER_SIZE) {
+                    throw clickHouse(
+                            index,
+                            "The size of bloom filter cannot be more than "
+                                    + MAX_BLOOM_FILTER_SIZE);
                 }
                 break;
             default:
@@ -136,7 +159,7 @@ final class SkipIndexTypes {
                             + "` of type "
                             + type
                             + " is not supported by this engine (it writes only "
-                            + String.join(", ", List.of("minmax", "set", "bloom_filter"))
+                            + "minmax, set, bloom_filter, tokenbf_v1 and ngrambf_v1"
                             + " indexes)",
                     true);
         }
@@ -145,6 +168,15 @@ final class SkipIndexTypes {
     private static Refusal clickHouse(SkipIndexDefinition index, String message) {
         return new Refusal(
                 message + ": When validating secondary index `" + index.name() + "`", false);
+    }
+
+    private static boolean isUInt64(String literal) {
+        try {
+            Long.parseUnsignedLong(literal);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private static boolean isNonNegativeInteger(String literal) {
@@ -209,13 +241,18 @@ final class SkipIndexTypes {
         };
     }
 
+    /**
+     * The types ClickHouse's text bloom filters accept: String, FixedString or IPv6, directly, in
+     * an Array or in a LowCardinality (not both).
+     */
     private static boolean isTextType(DataType t) {
         if (t instanceof ArrayType a) {
             t = a.element();
-        }
-        if (t instanceof LowCardinalityType lc) {
+        } else if (t instanceof LowCardinalityType lc) {
             t = lc.nested();
         }
-        return t.kind() == TypeKind.STRING || t.kind() == TypeKind.FIXED_STRING;
+        return t.kind() == TypeKind.STRING
+                || t.kind() == TypeKind.FIXED_STRING
+                || t.kind() == TypeKind.IPV6;
     }
 }

@@ -77,6 +77,12 @@ class SkipIndexDdlTest {
             ", INDEX i dec TYPE bloom_filter(0.1)",
             ", INDEX i aa TYPE bloom_filter",
             ", INDEX i m TYPE bloom_filter",
+            ", INDEX i s TYPE tokenbf_v1(256, 0, 0)",
+            ", INDEX i s TYPE ngrambf_v1(3, 2000000000, 2, 0)",
+            ", INDEX i s TYPE tokenbf_v1(256, 2, -1)",
+            ", INDEX i s TYPE ngrambf_v1(3, 256, 2.5, 0)",
+            ", INDEX i m TYPE tokenbf_v1(256, 2, 0)",
+            ", INDEX i (s, x) TYPE ngrambf_v1(3, 256, 2, 0)",
         };
         for (String c : cases) {
             String ddl = table(c);
@@ -102,8 +108,6 @@ class SkipIndexDdlTest {
     void refusesTheIndexTypesItDoesNotWriteNamingTheIndex() {
         for (String type :
                 new String[] {
-                    "tokenbf_v1(256, 2, 0)",
-                    "ngrambf_v1(3, 256, 2, 0)",
                     "text(tokenizer = 'splitByNonAlpha')",
                     "vector_similarity('hnsw', 'L2Distance', 3)",
                     "hypothesis"
