@@ -24,7 +24,8 @@ class BloomFilterIndexChDbTest {
                     + " FixedString(3), a Array(String), i8 Int8, u16 UInt16, i32 Int32, u64 UInt64,"
                     + " i128 Int128, u256 UInt256, f32 Float32, f64 Float64, d Date, dt DateTime,"
                     + " u UUID, e Enum8('x' = 1, 'y' = -2), an Array(UInt32), ln"
-                    + " LowCardinality(Nullable(String)), i16 Nullable(Int16), d32 Date32";
+                    + " LowCardinality(Nullable(String)), i16 Nullable(Int16), d32 Date32, ip4"
+                    + " IPv4, ip6 IPv6, dt64 DateTime64(3, 'UTC')";
 
     static final String INDEXES =
             ", INDEX bf_s s TYPE bloom_filter"
@@ -38,7 +39,8 @@ class BloomFilterIndexChDbTest {
                     + ", INDEX bf_dt (d, dt, e) TYPE bloom_filter(0.05) GRANULARITY 4"
                     + ", INDEX bf_an an TYPE bloom_filter(0.2)"
                     + ", INDEX bf_ln (ln, i16) TYPE bloom_filter(0.0001)"
-                    + ", INDEX bf_lower lower(s) TYPE bloom_filter(0.02) GRANULARITY 5";
+                    + ", INDEX bf_lower lower(s) TYPE bloom_filter(0.02) GRANULARITY 5"
+                    + ", INDEX bf_ip (ip4, ip6, dt64) TYPE bloom_filter";
 
     static final String GENERATOR =
             "SELECT toUInt32(number * 3 + SEED) AS id, concat(if(number % 3 = 0, 'K', 'k'),"
@@ -54,7 +56,9 @@ class BloomFilterIndexChDbTest {
                     + " toDateTime('2024-01-01 00:00:00', 'UTC') + number * 97, generateUUIDv4(number),"
                     + " if(number % 5 = 0, 'y', 'x'), if(number % 100 < 20, [], range(number % 5)),"
                     + " if(number % 5 = 0, NULL, concat('n', toString(number % 170))), if(number % 4 = 0,"
-                    + " NULL, toInt16(number % 1000 - 500)), toDate32('1960-01-01') + number"
+                    + " NULL, toInt16(number % 1000 - 500)), toDate32('1960-01-01') + number,"
+                    + " toIPv4(number * 16777259), toIPv6(concat('2001:db8::', hex(number %"
+                    + " 700))), toDateTime64('2024-01-01 00:00:00', 3, 'UTC') + number * 1.5"
                     + " FROM numbers(ROWS)";
 
     static final List<String> FILTERS =
@@ -81,7 +85,10 @@ class BloomFilterIndexChDbTest {
                     "has(an, 3)",
                     "ln = 'n4'",
                     "i16 = -17",
-                    "u = generateUUIDv4(77)");
+                    "u = generateUUIDv4(77)",
+                    "ip4 = toIPv4(7 * 16777259)",
+                    "ip6 = toIPv6('2001:db8::1A')",
+                    "dt64 = toDateTime64('2024-01-01 00:00:00', 3, 'UTC') + 30 * 1.5");
 
     @ParameterizedTest(name = "index_granularity_bytes = {0}")
     @ValueSource(longs = {10485760, 0})

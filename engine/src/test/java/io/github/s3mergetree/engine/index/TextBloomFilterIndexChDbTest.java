@@ -36,7 +36,7 @@ class TextBloomFilterIndexChDbTest {
                     + " toString(number % 50)), 1, 12), 12), if(intDiv(number, 100) % 6 = 2, [],"
                     + " arrayPushBack(arrayMap(i -> concat(words[(number + i) % 16 + 1], toString(i)),"
                     + " range(number % 4)), concat('el', toString(intDiv(number, 120))))), multiIf(number % 97 = 0, repeat(concat('long', toString(number), ' ž"
-                    + " '), 300), number % 11 = 0, '', concat(arrayStringConcat(arrayMap(i ->"
+                    + " '), 300), number % 11 = 0, '', number % 89 = 0, concat('bad', unhex('E2')), concat(arrayStringConcat(arrayMap(i ->"
                     + " concat(words[cityHash64(number, i, SEED) % 16 + 1], seps[number % 5 + 1]),"
                     + " range(number % 8))), ' Rare', toString(intDiv(number, 150)))) FROM numbers(ROWS)";
 
