@@ -84,8 +84,9 @@ final class SkipIndexTypes {
                             index, "BloomFilter index cannot have more than one parameter");
                 }
                 if (args.size() == 1) {
-                    double p = number(args.get(0));
-                    if (!(p > 0 && p < 1)) {
+                    // a Float64 literal in [0, 1]: ClickHouse refuses 1 and 0 (UInt64), takes 1.0
+                    double p = isFloatLiteral(args.get(0)) ? number(args.get(0)) : Double.NaN;
+                    if (!(p >= 0 && p <= 1)) {
                         throw clickHouse(
                                 index,
                                 "The BloomFilter false positive must be a double number between 0"
@@ -168,6 +169,11 @@ final class SkipIndexTypes {
     private static Refusal clickHouse(SkipIndexDefinition index, String message) {
         return new Refusal(
                 message + ": When validating secondary index `" + index.name() + "`", false);
+    }
+
+    private static boolean isFloatLiteral(String literal) {
+        String l = literal.toLowerCase(java.util.Locale.ROOT);
+        return !l.startsWith("0x") && (l.contains(".") || l.contains("e"));
     }
 
     private static boolean isUInt64(String literal) {

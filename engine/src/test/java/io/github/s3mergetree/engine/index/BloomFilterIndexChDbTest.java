@@ -1,11 +1,20 @@
 package io.github.s3mergetree.engine.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.s3mergetree.engine.format.RowBinary;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableLayout;
+import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
+import io.github.s3mergetree.engine.testing.LocalParts;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,6 +98,54 @@ class BloomFilterIndexChDbTest {
                     "ip4 = toIPv4(7 * 16777259)",
                     "ip6 = toIPv6('2001:db8::1A')",
                     "dt64 = toDateTime64('2024-01-01 00:00:00', 3, 'UTC') + 30 * 1.5");
+
+    /**
+     * ClickHouse creates a bloom_filter over Array(Nullable(String)) and bloom_filter(1.0) or
+     * (0.0), but refuses every insert into the first: so do we, with its message.
+     */
+    @Test
+    void arrayOfNullableIsRefusedOnInsertAsClickHouseDoes() throws Exception {
+        String ddl =
+                "CREATE TABLE an (id UInt32, a Array(Nullable(String)), b UInt8, c UInt8, INDEX i a"
+                        + " TYPE bloom_filter, INDEX j b TYPE bloom_filter(1.0), INDEX k c TYPE"
+                        + " bloom_filter(0.0)) ENGINE = MergeTree ORDER BY id";
+        ch.execute(ddl);
+        String theirs = "";
+        try {
+            ch.execute("INSERT INTO an VALUES (1, ['x', NULL], 1, 2)");
+        } catch (RuntimeException e) {
+            theirs = e.getMessage();
+        }
+        TableLayout layout = TableLayouts.fromDdl(ddl);
+        MergeTreeTable table =
+                MergeTreeTable.open(LocalParts.store(tmp.resolve("an")), layout, Clock.systemUTC());
+        Path data = tmp.resolve("an.bin");
+        ch.execute(
+                "INSERT INTO FUNCTION file('"
+                        + data
+                        + "', RowBinary, 'id UInt32, a Array(Nullable(String)), b UInt8, c UInt8')"
+                        + " VALUES (1, ['x', NULL], 1, 2)");
+        String[] message = new String[1];
+        assertThatThrownBy(
+                        () ->
+                                table.insert(
+                                        RowBinary.read(
+                                                Files.readAllBytes(data),
+                                                layout.columnNames(),
+                                                layout.columnTypes(),
+                                                data.toString())))
+                .satisfies(e -> message[0] = rootMessage(e));
+        assertThat(message[0])
+                .isEqualTo("Unexpected type Array(Nullable(String)) of bloom filter index.");
+        assertThat(theirs).contains(message[0]);
+    }
+
+    private static String rootMessage(Throwable e) {
+        while (e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e.getMessage();
+    }
 
     @ParameterizedTest(name = "index_granularity_bytes = {0}")
     @ValueSource(longs = {10485760, 0})
