@@ -327,6 +327,24 @@ public final class CityHash102 {
         return shiftMix(r * K0 + vs) * K2;
     }
 
+    /**
+     * CityHash64WithSeed of {@code b[off, off+len)}: {@code Hash128to64(CityHash64 - k2, seed)}, as
+     * ClickHouse's text bloom filters ({@code BloomFilter::add}) hash a token.
+     *
+     * @throws IndexOutOfBoundsException if the range is not inside {@code b}
+     */
+    public static long cityHash64WithSeed(byte[] b, int off, int len, long seed) {
+        return hashLen16(cityHash64(b, off, len) - K2, seed);
+    }
+
+    /**
+     * The reference's {@code Hash128to64(uint128(low, high))}: mixes two 64-bit values into one
+     * (ClickHouse's bloom filters use it to combine a value hash with a seed).
+     */
+    public static long hash128to64(long low, long high) {
+        return hashLen16(low, high);
+    }
+
     /** Hash128to64 of the reference: a Murmur-inspired mix of a 128-bit value into 64 bits. */
     private static long hashLen16(long u, long v) {
         long a = (u ^ v) * K_MUL;

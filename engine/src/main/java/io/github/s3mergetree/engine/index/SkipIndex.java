@@ -19,7 +19,8 @@ import java.util.Set;
  * PartWriter}) feeds the index one data granule at a time and writes one serialized index granule
  * per {@link #granularity()} data granules.
  */
-public abstract sealed class SkipIndex permits MinMaxSkipIndex, SetSkipIndex {
+public abstract sealed class SkipIndex
+        permits MinMaxSkipIndex, SetSkipIndex, BloomFilterSkipIndex, TextBloomFilterSkipIndex {
     private final SkipIndexDefinition definition;
     private final EvaluationContext evaluation;
 
@@ -37,6 +38,8 @@ public abstract sealed class SkipIndex permits MinMaxSkipIndex, SetSkipIndex {
         return switch (definition.type()) {
             case "minmax" -> new MinMaxSkipIndex(definition, evaluation);
             case "set" -> new SetSkipIndex(definition, evaluation);
+            case "bloom_filter" -> new BloomFilterSkipIndex(definition, evaluation);
+            case "tokenbf_v1", "ngrambf_v1" -> new TextBloomFilterSkipIndex(definition, evaluation);
             default ->
                     throw new IllegalArgumentException(
                             "Skip index `"

@@ -562,7 +562,7 @@ class DdlParserTest {
     void refusesWhatItCannotHonour() {
         String[][] cases = {
             {
-                "CREATE TABLE t (a UInt32, INDEX i a TYPE bloom_filter GRANULARITY 1) ENGINE ="
+                "CREATE TABLE t (a UInt32, INDEX i a TYPE hypothesis GRANULARITY 1) ENGINE ="
                         + " MergeTree ORDER BY a",
                 "INDEX",
                 "1:27"

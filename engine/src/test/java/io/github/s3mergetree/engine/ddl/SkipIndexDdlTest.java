@@ -19,7 +19,8 @@ class SkipIndexDdlTest {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
     private static String table(String elements) {
-        return "CREATE TABLE t (x Int32, s String, n Nullable(Int64), a Array(String)"
+        return "CREATE TABLE t (x Int32, s String, n Nullable(Int64), a Array(String), d32 Date32,"
+                + " dec Decimal(10, 2), aa Array(Array(String)), m Map(String, UInt8)"
                 + elements
                 + ") ENGINE = MergeTree ORDER BY x";
     }
@@ -63,6 +64,9 @@ class SkipIndexDdlTest {
             ", INDEX i x TYPE set(-1)",
             ", INDEX i x TYPE set('a')",
             ", INDEX i x TYPE bloom_filter(2)",
+            ", INDEX i x TYPE bloom_filter(1)",
+            ", INDEX i x TYPE bloom_filter(0)",
+            ", INDEX i x TYPE bloom_filter(-0.1)",
             ", INDEX i x TYPE bloom_filter(0.5, 1)",
             ", INDEX i x TYPE foo",
             ", INDEX i x TYPE minmax, INDEX i s TYPE set(2)",
@@ -72,6 +76,16 @@ class SkipIndexDdlTest {
             ", INDEX i s TYPE ngrambf_v1(0, 256, 2, 0)",
             ", INDEX i s TYPE tokenbf_v1(0, 2, 0)",
             ", INDEX i s TYPE minmax GRANULARITY 0",
+            ", INDEX i d32 TYPE bloom_filter",
+            ", INDEX i dec TYPE bloom_filter(0.1)",
+            ", INDEX i aa TYPE bloom_filter",
+            ", INDEX i m TYPE bloom_filter",
+            ", INDEX i s TYPE tokenbf_v1(256, 0, 0)",
+            ", INDEX i s TYPE ngrambf_v1(3, 2000000000, 2, 0)",
+            ", INDEX i s TYPE tokenbf_v1(256, 2, -1)",
+            ", INDEX i s TYPE ngrambf_v1(3, 256, 2.5, 0)",
+            ", INDEX i m TYPE tokenbf_v1(256, 2, 0)",
+            ", INDEX i (s, x) TYPE ngrambf_v1(3, 256, 2, 0)",
         };
         for (String c : cases) {
             String ddl = table(c);
@@ -97,10 +111,6 @@ class SkipIndexDdlTest {
     void refusesTheIndexTypesItDoesNotWriteNamingTheIndex() {
         for (String type :
                 new String[] {
-                    "bloom_filter",
-                    "bloom_filter(0.01)",
-                    "tokenbf_v1(256, 2, 0)",
-                    "ngrambf_v1(3, 256, 2, 0)",
                     "text(tokenizer = 'splitByNonAlpha')",
                     "vector_similarity('hnsw', 'L2Distance', 3)",
                     "hypothesis"
