@@ -1,19 +1,25 @@
 package io.github.s3mergetree.cli.ingest;
 
+import io.github.s3mergetree.cli.args.DeliveryCliOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.PartDelivery;
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.configuration.Configuration;
 
 /**
  * Delivers an ingest's commits into a live server from the command's own process while the job
  * runs: a daemon thread runs a delivery round every {@code interval} (each round sends whatever was
  * committed since the last, exactly once by the delivery ledger), and {@link #finish} runs a last
  * round after the job ended. Rounds that fail are retried at the next interval; the last error is
- * thrown by {@link #finish} if the last round fails too.
+ * thrown by {@link #finish} if the last round fails too. {@link #open} opens the delivery before
+ * the job starts.
  */
 final class ClientDelivery implements AutoCloseable {
     /** Tries of the last round before {@link #finish} gives up with its error. */
@@ -35,6 +41,22 @@ final class ClientDelivery implements AutoCloseable {
         this.interval = interval;
         this.thread = new Thread(this::loop, "s3mergetree-delivery");
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * The delivery of the ingest's table into the server {@code d} names, opened before the job
+     * starts (so a target that does not fit fails first). The server reads an S3 table with the
+     * table's own keys unless {@code --clickhouse-s3-access-key} says otherwise.
+     */
+    static DeliveryCoordinator.Opened open(
+            DeliveryCliOptions d, IngestOptions o, TableStorage storage, String storedForm)
+            throws IOException {
+        Configuration tableOptions = new Configuration();
+        if (o.tableOnS3() && o.tableS3().accessKey() != null) {
+            tableOptions.set(MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY, o.tableS3().accessKey());
+            tableOptions.set(MergeTreeSinkOptions.TABLE_S3_SECRET_KEY, o.tableS3().secretKey());
+        }
+        return d.open(storage, storedForm, tableOptions);
     }
 
     void start() {

@@ -32,7 +32,7 @@ class IngestProgressTest {
         TableProgress.Snapshot s =
                 new TableProgress.Snapshot(250, 2_000_000, 2, 0, 2, Instant.EPOCH, Instant.EPOCH);
         String line =
-                IngestCommand.progressLine(
+                IngestReport.progressLine(
                         s,
                         Optional.of(new ReadProgress.Totals(500, 3_250_000)),
                         OptionalLong.of(1000),
@@ -48,7 +48,7 @@ class IngestProgressTest {
     void withoutReadMetricsTheCommittedRowsStandAlone() {
         TableProgress.Snapshot s =
                 new TableProgress.Snapshot(1234, 1_000_000, 1, 0, 1, Instant.EPOCH, Instant.EPOCH);
-        assertThat(IngestCommand.progressLine(s, Optional.empty(), OptionalLong.empty(), 2))
+        assertThat(IngestReport.progressLine(s, Optional.empty(), OptionalLong.empty(), 2))
                 .isEqualTo(
                         "progress: 1,234 rows committed (1.0 MB), 617 rows/s committed,"
                                 + " 1 parts written, 1 active, 0 merges, 2 s");
