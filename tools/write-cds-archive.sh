@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 record=(-XX:ArchiveClassesAtExit="$work/archive.jsa")
 if [ "${AOT_CACHE:-0}" = 1 ] && [ "$feature" -ge 25 ] 2>/dev/null; then record=(-XX:AOTCacheOutput="$work/archive.jsa" -Xlog:aot=off -Xlog:cds=off); fi
 if "$JAVA" --add-opens=java.base/java.nio=ALL-UNNAMED "$@" "${record[@]}" \
-    -cp "$cp" io.github.s3mergetree.examples.cli.S3MergeTreeCommand demo \
+    -cp "$cp" io.github.s3mergetree.cli.S3MergeTreeCommand demo \
     --rows 20000 --files 2 --parallelism 2 --work-dir "$work/demo" >"$work/log" 2>&1 \
     && [ -s "$work/archive.jsa" ]; then
   mv -f "$work/archive.jsa" "$archive"

@@ -1,8 +1,8 @@
 // An S3 API server for tools/bench/ingest-bench.sh until `s3-mergetree s3-server` lands: the CLI's
-// LocalS3Server (S3Proxy, filesystem store, 127.0.0.1 only) over ROOT. Run with the examples' classpath:
+// LocalS3Server (S3Proxy, filesystem store, 127.0.0.1 only) over ROOT. Run with the command's classpath:
 //   java -cp CP tools/bench/BenchS3Server.java ROOT PORT ACCESS_KEY SECRET_KEY PORT_FILE
 // Writes the bound port into PORT_FILE once the server accepts requests; runs until killed.
-import io.github.s3mergetree.examples.cli.LocalS3Server;
+import io.github.s3mergetree.cli.s3server.LocalS3Server;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

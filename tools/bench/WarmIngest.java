@@ -1,7 +1,7 @@
 // Runs `s3-mergetree ingest` K times in one JVM, for tools/bench/ingest-bench.sh's WARM=K mode: what a job costs
 // on a JVM that has already run one, as on a Flink cluster's long-lived TaskManagers (classes loaded, hot code
 // compiled, heap sized), apart from what the first run in a fresh process costs. Each run starts its own
-// MiniCluster, as the command does. Run with the examples' classpath:
+// MiniCluster, as the command does. Run with the command's classpath:
 //   java [JVM options] -cp CP tools/bench/WarmIngest.java K -- ingest ARGS...
 // "{run}" in ARGS is replaced by the run's number (1..K), e.g. --table-path /tmp/t-{run}. The tables are kept (the
 // caller deletes them after the process): deleting thousands of part files right before the next run made ext4's
@@ -15,7 +15,7 @@
 // PROFILE_LIB=<libasyncProfiler.so> PROFILE_FILE=<out>: async-profiler (its Java API, one.profiler.AsyncProfiler, on
 // the class path) samples every thread's CPU from run 2's start to the last run's end, the warm runs only, into
 // PROFILE_FILE as collapsed stacks (tools/bench/profile-summary.py reads them).
-import io.github.s3mergetree.examples.cli.S3MergeTreeCommand;
+import io.github.s3mergetree.cli.S3MergeTreeCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -63,7 +63,7 @@
 # S3 tables (issue 17: an S3 table's ingest should reach >= 0.85x the rows/s of a local table's): TABLE_STORE=
 # local (default) | s3 | both (--table-store). s3 writes ours into s3://tables/table-r<round>-p<p> on the same
 # S3 API server (its filesystem store: $DATA/tables/…, ClickHouse's plain layout; checkpoints on S3 too, through
-# Flink's flink-s3-fs-presto plugin from examples/target/plugins); both runs each parallelism into a local table
+# Flink's flink-s3-fs-presto plugin from cli/target/plugins); both runs each parallelism into a local table
 # (side "ours") and then into an S3 table (side "s3"); the summary adds the s3/ours ratios of the same round.
 # Results: one line per run on stdout and in $OUT/results.tsv; seconds = job seconds as above; insert_s = to the
 # commit of its last inserted part (merges that settle at the end of a bounded ingest excluded).
@@ -114,7 +114,7 @@ esac
 
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   mvn -B -q -o -Dinstall.engines.skip=true -DskipTests package dependency:build-classpath \
-    -Dmdep.outputFile=target/bench.cp -DincludeScope=runtime -pl examples -am
+    -Dmdep.outputFile=target/bench.cp -DincludeScope=runtime -pl cli -am
 fi
 
 # run from a private copy of the classes and module jars, so a concurrent build cannot change them mid-run
@@ -122,10 +122,10 @@ snap="$(mktemp -d /tmp/ingest-bench-snap.XXXXXX)"
 server_pid=""
 cleanup() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi; rm -rf "$snap" "${TRASH:-$snap}"; }
 trap cleanup EXIT
-# the examples' classes as a jar: class-data sharing archives only classes from jars
-(cd examples/target/classes && jar cf "$snap/examples-classes.jar" .)
-cp_entries=("$snap/examples-classes.jar")
-IFS=':' read -r -a deps < examples/target/bench.cp || true
+# the command's classes as a jar: class-data sharing archives only classes from jars
+(cd cli/target/classes && jar cf "$snap/cli-classes.jar" .)
+cp_entries=("$snap/cli-classes.jar")
+IFS=':' read -r -a deps < cli/target/bench.cp || true
 for d in "${deps[@]}"; do
   if [[ "$d" == "$root"/* ]]; then cp "$d" "$snap/"; cp_entries+=("$snap/$(basename "$d")"); else cp_entries+=("$d"); fi
 done
@@ -202,7 +202,7 @@ case "$TABLE_STORE" in local|s3|both) ;; *) echo "TABLE_STORE must be local, s3 
 if [ "$TABLE_STORE" != local ]; then
   # the S3 tables' bucket, a directory of the server's filesystem store
   rm -rf "$data/tables"; mkdir -p "$data/tables"
-  [ -d examples/target/plugins ] || { echo "no examples/target/plugins (Flink's S3 plugin for the S3 tables' checkpoints): build first" >&2; exit 1; }
+  [ -d cli/target/plugins ] || { echo "no cli/target/plugins (Flink's S3 plugin for the S3 tables' checkpoints): build first" >&2; exit 1; }
 fi
 
 # the S3 API server (one JVM for both sides)
@@ -341,7 +341,7 @@ run_ours() {  # round parallelism [side classpath]
   if [ "$side" = s3 ]; then
     # on the S3 API server: its objects are the files of $data/tables/<name> (filesystem store)
     table="$data/tables/table-r$1-p$2"; discard "$table"; table_path="s3://tables/table-r$1-p$2"
-    opts="$opts -Ds3mergetree.plugins.dir=$root/examples/target/plugins"
+    opts="$opts -Ds3mergetree.plugins.dir=$root/cli/target/plugins"
   fi
   local jfr=""
   if [ "$PROFILE" = 1 ] && [ "$2" = 2 ] && [ ! -f "$OUT/ingest-p2.jfr" ]; then
@@ -359,7 +359,7 @@ run_ours() {  # round parallelism [side classpath]
   vmstat_begin
   local t0 t1; t0=$(date +%s.%N)
   # WARM: the same command WARM times in one JVM (tools/bench/WarmIngest.java), run i into "$table-w<i>"
-  local launcher=(io.github.s3mergetree.examples.cli.S3MergeTreeCommand)
+  local launcher=(io.github.s3mergetree.cli.S3MergeTreeCommand)
   if [ -n "$WARM" ]; then launcher=(tools/bench/WarmIngest.java "$WARM" --); discard "$table"-w*; table_path="$table-w{run}"; fi
   # shellcheck disable=SC2086
   /usr/bin/time -f '%M %U %S' -o "$OUT/ours.time" "$jv" --add-opens=java.base/java.nio=ALL-UNNAMED $opts $jfr -cp "$cp" \

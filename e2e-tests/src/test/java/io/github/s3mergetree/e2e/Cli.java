@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The product's command line, {@code io.github.s3mergetree.examples.cli.S3MergeTreeCommand}, run as
- * an operator runs it: a separate JVM ({@code java -cp <classpath>}), its stdout and stderr kept in
+ * The product's command line, {@code io.github.s3mergetree.cli.S3MergeTreeCommand}, run as an
+ * operator runs it: a separate JVM ({@code java -cp <classpath>}), its stdout and stderr kept in
  * files.
  */
 final class Cli {
-    static final String MAIN = "io.github.s3mergetree.examples.cli.S3MergeTreeCommand";
+    static final String MAIN = "io.github.s3mergetree.cli.S3MergeTreeCommand";
 
     private Cli() {}
 

@@ -28,7 +28,7 @@ class DemoScriptE2ECase {
     private static final int ROWS = 2_000;
     private static final int FILES = 2;
 
-    /** The version whose examples jar {@code ./s3-mergetree} runs (the default, Flink 2.x). */
+    /** The version whose CLI jar {@code ./s3-mergetree} runs (the default, Flink 2.x). */
     static final String SCRIPT_VERSION = "0.1.0-SNAPSHOT";
 
     @Test
@@ -80,7 +80,7 @@ class DemoScriptE2ECase {
         assertThat(demo.stdout()).contains("ALTER TABLE posts ATTACH PART '");
         // the script's class-data sharing archive of this build (written by a training run when
         // missing, then used by this and every later start)
-        assertThat(root.resolve("examples/target/s3-mergetree.jsa"))
+        assertThat(root.resolve("cli/target/s3-mergetree.jsa"))
                 .as(demo.describe())
                 .isNotEmptyFile();
         try (Stream<Path> parts = Files.list(dir.resolve("work/table"))) {
@@ -90,20 +90,20 @@ class DemoScriptE2ECase {
     }
 
     /**
-     * The script builds the project ({@code mvn install}) when its cache in {@code examples/target}
-     * is missing or older than a source file. The Maven run executing this test has just built
-     * every module from the current sources, so instead of a nested {@code mvn install} (minutes,
-     * and it would write to the local repository from inside a test) the cache records this build:
-     * the examples' classpath as this module's test classpath resolved it (the reactor's freshly
-     * built jars, without the test jars: {@link E2E#productClasspath()}), and a fresh stamp. A
-     * cache that is still valid is left alone.
+     * The script builds the project ({@code mvn install}) when its cache in {@code cli/target} is
+     * missing or older than a source file. The Maven run executing this test has just built every
+     * module from the current sources, so instead of a nested {@code mvn install} (minutes, and it
+     * would write to the local repository from inside a test) the cache records this build: the
+     * command's classpath as this module's test classpath resolved it (the reactor's freshly built
+     * jars, without the test jars: {@link E2E#productClasspath()}), and a fresh stamp. A cache that
+     * is still valid is left alone.
      */
     static void recordThisBuildAsTheScriptsBuild(Path root) throws IOException {
-        Path target = root.resolve("examples/target");
+        Path target = root.resolve("cli/target");
         Path stamp = target.resolve("s3-mergetree.stamp");
         Path cpFile = target.resolve("s3-mergetree.classpath");
-        Path jar = target.resolve("s3-mergetree-examples-" + SCRIPT_VERSION + ".jar");
-        assertThat(jar).as("the examples jar of this build").isRegularFile();
+        Path jar = target.resolve("s3-mergetree-cli-" + SCRIPT_VERSION + ".jar");
+        assertThat(jar).as("the CLI jar of this build").isRegularFile();
         if (Files.isRegularFile(stamp)
                 && Files.isRegularFile(cpFile)
                 && !sourcesNewerThan(root, Files.getLastModifiedTime(stamp))) {

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * in a repository of their own; third-party artifacts come from the local repository, no network):
  * a DataStream job on blocks without any Table API jar ({@code datastream-blocks}), a Table API /
  * SQL program ({@code table-api}), a user's shaded job jar submitted to the standalone cluster
- * ({@code job-jar}); and neither that jar nor the job jar the examples build carries a class that
- * the Flink cluster's own jars have.
+ * ({@code job-jar}); and neither that jar nor the job jar the cli module builds carries a class
+ * that the Flink cluster's own jars have.
  */
 @ExtendWith({PackagedBuild.class, FlinkClusterExtension.class})
 class DependencyProjectsE2ECase {

@@ -41,7 +41,7 @@ final class E2E {
 
     /**
      * The version of the build under test ({@code 0.1.0-SNAPSHOT} for the Flink 2.x line, {@code
-     * 0.1.0-1.20-SNAPSHOT} with {@code -Pflink-1.20}): the examples' jar names carry it.
+     * 0.1.0-1.20-SNAPSHOT} with {@code -Pflink-1.20}): the CLI's jar names carry it.
      */
     static String projectVersion() {
         return System.getProperty("e2e.project.version", "0.1.0-SNAPSHOT");

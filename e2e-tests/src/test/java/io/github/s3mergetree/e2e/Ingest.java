@@ -68,17 +68,15 @@ final class Ingest {
         return i;
     }
 
-    /** The job jar this build made: {@code examples/target/s3-mergetree-examples-<v>-job.jar}. */
+    /** The job jar this build made: {@code cli/target/s3-mergetree-cli-<v>-job.jar}. */
     static Path jobJar() {
         Path jar =
                 E2E.projectRoot()
                         .resolve(
-                                "examples/target/s3-mergetree-examples-"
-                                        + E2E.projectVersion()
-                                        + "-job.jar");
+                                "cli/target/s3-mergetree-cli-" + E2E.projectVersion() + "-job.jar");
         if (!java.nio.file.Files.isRegularFile(jar)) {
             throw new IllegalStateException(
-                    "no job jar " + jar + " (the examples module's package phase makes it)");
+                    "no job jar " + jar + " (the cli module's package phase makes it)");
         }
         return jar;
     }

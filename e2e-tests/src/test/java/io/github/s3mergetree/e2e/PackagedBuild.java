@@ -10,35 +10,30 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Runs the e2e cases only when the build has packaged the product: the examples module on the test
- * classpath is its jar (with the job jar {@code -job.jar} beside it), as in {@code mvn verify}. A
- * {@code mvn test} resolves it to {@code examples/target/classes} and would leave the cases running
- * an old or missing job jar and script build; they are skipped (reported as such) instead.
+ * Runs the e2e cases only when the build has packaged the product: the cli module (the command) on
+ * the test classpath is its jar (with the job jar {@code -job.jar} beside it), as in {@code mvn
+ * verify}. A {@code mvn test} resolves it to {@code cli/target/classes} and would leave the cases
+ * running an old or missing job jar and script build; they are skipped (reported as such) instead.
  */
 final class PackagedBuild implements ExecutionCondition {
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-        Optional<Path> examples =
+        Optional<Path> cli =
                 Arrays.stream(E2E.testClasspath().split(File.pathSeparator))
                         .filter(e -> !e.isBlank())
                         .map(Path::of)
                         .filter(
                                 p ->
-                                        p.getFileName()
-                                                        .toString()
-                                                        .startsWith("s3-mergetree-examples")
-                                                || p.endsWith(
-                                                        Path.of("examples", "target", "classes")))
+                                        p.getFileName().toString().startsWith("s3-mergetree-cli")
+                                                || p.endsWith(Path.of("cli", "target", "classes")))
                         .findFirst();
-        if (examples.isEmpty()) {
-            return ConditionEvaluationResult.disabled(
-                    "the examples module is not on the classpath");
+        if (cli.isEmpty()) {
+            return ConditionEvaluationResult.disabled("the cli module is not on the classpath");
         }
-        Path p = examples.get();
+        Path p = cli.get();
         if (Files.isDirectory(p)) {
             return ConditionEvaluationResult.disabled(
-                    "e2e cases run in `mvn verify` (the packaged job jar); the examples module is "
-                            + p);
+                    "e2e cases run in `mvn verify` (the packaged job jar); the cli module is " + p);
         }
         return ConditionEvaluationResult.enabled("the product is packaged: " + p);
     }

@@ -45,9 +45,9 @@ class S3TableOnClusterE2ECase {
     static final String PREFIX = "tables/posts";
     static final String TABLE = "s3://" + BUCKET + "/" + PREFIX;
 
-    /** The plugins directory the examples build made ({@code examples/target/plugins}). */
+    /** The plugins directory the cli build made ({@code cli/target/plugins}). */
     static Path pluginsDir() {
-        return E2E.projectRoot().resolve("examples/target/plugins");
+        return E2E.projectRoot().resolve("cli/target/plugins");
     }
 
     static boolean s3PluginOfThisFlink() throws Exception {

@@ -18,7 +18,9 @@ public final class TableKeys {
     public static final String TMP_PREFIX = "tmp_";
     public static final String DETACHED_DIR = "detached";
 
-    static final String DDL = METADATA_DIR + "/" + DDL_FILE;
+    /** The key of the table's DDL, {@code s3mergetree_metadata/table.sql}. */
+    public static final String DDL = METADATA_DIR + "/" + DDL_FILE;
+
     static final String LOG_DIR = METADATA_DIR + "/log/";
     static final String SNAPSHOT_DIR = METADATA_DIR + "/snapshots/";
     static final String CLAIMS_DIR = METADATA_DIR + "/claims/";

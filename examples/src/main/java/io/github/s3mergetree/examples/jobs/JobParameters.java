@@ -3,8 +3,8 @@ package io.github.s3mergetree.examples.jobs;
 import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
-import io.github.s3mergetree.examples.ingest.BlockFormats;
-import io.github.s3mergetree.examples.ingest.IngestPipeline;
+import io.github.s3mergetree.engine.table.TableKeys;
+import io.github.s3mergetree.source.s3.S3ObjectFormats;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
@@ -25,7 +25,7 @@ import java.nio.file.Paths;
  *   <li>{@code --access-key} / {@code --secret-key}: static credentials, else the AWS default chain
  *       ({@code AWS_ACCESS_KEY_ID} / {@code AWS_SECRET_ACCESS_KEY}, profiles, instance roles),
  *       which keeps the secret off the command line;
- *   <li>{@code --format}: {@code Parquet} (default) or another of {@link BlockFormats#NAMES};
+ *   <li>{@code --format}: {@code Parquet} (default) or another of {@link S3ObjectFormats#NAMES};
  *   <li>{@code --table-path} (required): the MergeTree table directory;
  *   <li>{@code --ddl} or {@code --ddl-file}: the ClickHouse {@code CREATE TABLE}, else the DDL
  *       stored in an existing table directory;
@@ -46,7 +46,7 @@ final class JobParameters {
                 return DdlFiles.read(Paths.get(p.get("ddl-file")));
             }
             java.nio.file.Path stored =
-                    Paths.get(p.getRequired("table-path"), "s3mergetree_metadata", "table.sql");
+                    Paths.get(p.getRequired("table-path")).resolve(TableKeys.DDL);
             if (Files.isRegularFile(stored)) {
                 return DdlFiles.read(stored);
             }
@@ -63,14 +63,14 @@ final class JobParameters {
     static TargetSchema columns(JobArgs p, String ddl) {
         return p.has("columns")
                 ? TargetSchema.parse(p.get("columns"))
-                : IngestPipeline.insertableColumns(TableSchema.parse(ddl));
+                : TargetSchema.insertableColumns(TableSchema.parse(ddl));
     }
 
     /**
      * The object format named by {@code --format} (default Parquet), decoding into {@code schema}.
      */
     static S3ObjectFormat<Block> format(JobArgs p, TargetSchema schema) {
-        return BlockFormats.forName(p.get("format", "Parquet"), schema, "auto");
+        return S3ObjectFormats.forName(p.get("format", "Parquet"), schema, "auto");
     }
 
     /** Applies {@code --location}, {@code --endpoint} and the credentials to {@code builder}. */

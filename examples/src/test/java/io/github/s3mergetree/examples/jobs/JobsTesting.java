@@ -5,6 +5,7 @@ import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +19,8 @@ final class JobsTesting {
     static final String DDL =
             "CREATE TABLE events (id UInt64, day Date, name LowCardinality(String), amount"
                     + " Float64) ENGINE = MergeTree PARTITION BY toYYYYMM(day) ORDER BY (day, id)";
-    static final String ACCESS_KEY = "jobs-access";
-    static final String SECRET_KEY = "jobs-secret";
+    static final String ACCESS_KEY = S3ProxyServer.ACCESS_KEY;
+    static final String SECRET_KEY = S3ProxyServer.SECRET_KEY;
 
     private JobsTesting() {}
 

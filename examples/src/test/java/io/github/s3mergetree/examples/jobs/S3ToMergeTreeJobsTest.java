@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.RowsHash;
-import io.github.s3mergetree.examples.cli.LocalS3Server;
+import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs {@link BatchS3ToMergeTreeJob} and {@link ContinuousS3ToMergeTreeJob} on a local MiniCluster
- * against S3Proxy ({@link LocalS3Server}) with CSV objects, and checks the tables in chDB: every
+ * against S3Proxy ({@link S3ProxyServer}) with CSV objects, and checks the tables in chDB: every
  * row once, {@code CHECK TABLE} passes.
  */
 class S3ToMergeTreeJobsTest {
@@ -36,9 +36,7 @@ class S3ToMergeTreeJobsTest {
         }
         JobsTesting.writeCsv(bucket, "other/ignored.csv", 1_000_000, 10);
         Path table = tmp.resolve("table");
-        try (LocalS3Server s3 =
-                LocalS3Server.start(
-                        tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"))) {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
             BatchS3ToMergeTreeJob.build(env, params(s3, table));
             env.execute("batch example");
@@ -76,9 +74,7 @@ class S3ToMergeTreeJobsTest {
         JobsTesting.writeCsv(bucket, "events/a-0.csv", 0, 1000);
         JobsTesting.writeCsv(bucket, "events/a-1.csv", 1000, 1000);
         Path table = tmp.resolve("table");
-        try (LocalS3Server s3 =
-                LocalS3Server.start(
-                        tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"))) {
             JobClient job = startContinuous(s3, table, new Configuration());
             try {
                 awaitRows(table, 2000);
@@ -109,9 +105,7 @@ class S3ToMergeTreeJobsTest {
         JobsTesting.writeCsv(bucket, "events/a-0.csv", 0, 1000);
         JobsTesting.writeCsv(bucket, "events/a-1.csv", 1000, 1000);
         Path table = tmp.resolve("table");
-        try (LocalS3Server s3 =
-                LocalS3Server.start(
-                        tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"))) {
             JobClient first = startContinuous(s3, table, new Configuration());
             String savepoint;
             try {
@@ -151,7 +145,7 @@ class S3ToMergeTreeJobsTest {
     }
 
     /** Starts the continuous job (parallelism 2, checkpoints every 300 ms) without waiting. */
-    private static JobClient startContinuous(LocalS3Server s3, Path table, Configuration conf)
+    private static JobClient startContinuous(S3ProxyServer s3, Path table, Configuration conf)
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, conf);
         ContinuousS3ToMergeTreeJob.build(
@@ -167,7 +161,7 @@ class S3ToMergeTreeJobsTest {
     }
 
     /** The jobs' parameters: CSV objects under s3://data/events/ into {@code table}. */
-    private static JobArgs params(LocalS3Server s3, Path table, String... more) {
+    private static JobArgs params(S3ProxyServer s3, Path table, String... more) {
         List<String> args =
                 new ArrayList<>(
                         List.of(

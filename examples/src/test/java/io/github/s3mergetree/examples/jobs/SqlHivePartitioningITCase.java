@@ -3,7 +3,7 @@ package io.github.s3mergetree.examples.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.testing.ChDb;
-import io.github.s3mergetree.examples.cli.LocalS3Server;
+import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ class SqlHivePartitioningITCase {
         "region=north/day=2024-01-02", "region=south/day=2024-1-3", "region=a%20b/day=20240104"
     };
 
-    private static String ddl(LocalS3Server s3, String name, String extra) {
+    private static String ddl(S3ProxyServer s3, String name, String extra) {
         return "CREATE TABLE "
                 + name
                 + " (id BIGINT NOT NULL, region STRING, `day` DATE, amount BIGINT NOT NULL)"
@@ -86,9 +86,7 @@ class SqlHivePartitioningITCase {
                                             + " ORDER BY region SETTINGS use_hive_partitioning = 0"));
         }
         assertThat(chGrouped).hasSize(3);
-        try (LocalS3Server s3 =
-                LocalS3Server.start(
-                        tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"))) {
             TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inBatchMode());
             t.getConfig().set("parallelism.default", "2");
             t.executeSql(ddl(s3, "src", ""));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.RowsHash;
-import io.github.s3mergetree.examples.cli.LocalS3Server;
+import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SqlS3ToMergeTreeITCase {
     @TempDir Path tmp;
 
-    private String sourceDdl(LocalS3Server s3, String name, String glob) {
+    private String sourceDdl(S3ProxyServer s3, String name, String glob) {
         return "CREATE TABLE "
                 + name
                 + " (id BIGINT NOT NULL, `day` DATE NOT NULL, name STRING NOT NULL, amount DOUBLE)"
@@ -50,9 +50,7 @@ class SqlS3ToMergeTreeITCase {
             JobsTesting.writeCsv(bucket, "events/part-" + f + ".csv", f * 2000L, 2000);
         }
         Path table = tmp.resolve("events");
-        try (LocalS3Server s3 =
-                LocalS3Server.start(
-                        tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"))) {
             TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inBatchMode());
             t.getConfig().set("parallelism.default", "2");
             t.executeSql(sourceDdl(s3, "src", "events/*.csv"));
@@ -104,9 +102,7 @@ class SqlS3ToMergeTreeITCase {
     @Test
     @Timeout(120)
     void mistakesFailTheStatement() throws Exception {
-        try (LocalS3Server s3 =
-                LocalS3Server.start(
-                        tmp.resolve("s3"), 0, JobsTesting.ACCESS_KEY, JobsTesting.SECRET_KEY)) {
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"))) {
             TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inBatchMode());
             t.executeSql(
                     sourceDdl(s3, "bad_format", "events/*.csv")

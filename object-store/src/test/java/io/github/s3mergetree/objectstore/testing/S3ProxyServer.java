@@ -1,5 +1,6 @@
 package io.github.s3mergetree.objectstore.testing;
 
+import io.github.s3mergetree.objectstore.s3proxy.AtomicConditionalPuts;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * A real S3 API server on loopback for tests: S3Proxy 2.9.0 in-process over jclouds' transient
  * (in-memory) or filesystem blob store, plus an AWS SDK v2 client to put test objects. S3Proxy
  * 2.9.0 enforces conditional writes ({@code If-None-Match: *}, {@code If-Match}), which the table
- * store's commit log relies on.
+ * store's commit log relies on; {@link AtomicConditionalPuts} (the product's guard, shared with the
+ * command's embedded server) makes them atomic.
  */
 public class S3ProxyServer implements AutoCloseable {
     public static final String ACCESS_KEY = "test-access";

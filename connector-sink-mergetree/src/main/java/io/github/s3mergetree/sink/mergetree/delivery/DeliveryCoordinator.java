@@ -1,5 +1,6 @@
 package io.github.s3mergetree.sink.mergetree.delivery;
 
+import io.github.s3mergetree.delivery.DeliveryMethod;
 import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.DeliveryStateUnknownException;
@@ -24,7 +25,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Locale;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -114,21 +114,14 @@ public final class DeliveryCoordinator
                                 () ->
                                         new IllegalArgumentException(
                                                 "clickhouse.url is set but clickhouse.table is not"));
-        String method =
-                options.getOptional(MergeTreeSinkOptions.DELIVER)
-                        .orElse(storage.isLocal() ? "attach" : "restore")
-                        .toLowerCase(Locale.ROOT);
-        if (!method.equals("attach") && !method.equals("restore")) {
-            throw new IllegalArgumentException("deliver must be restore or attach, got: " + method);
-        }
-        if (method.equals("restore") && storage.isLocal()) {
-            throw new IllegalArgumentException(
-                    "deliver = restore needs the table on S3 (the server reads the parts from the"
-                            + " bucket), not "
-                            + storage.describe()
-                            + ": use deliver = attach");
-        }
-        if (method.equals("attach") && !storage.isLocal()) {
+        DeliveryMethod method =
+                DeliveryMethod.forTable(
+                        MergeTreeSinkOptions.DELIVER.key(),
+                        options.getOptional(MergeTreeSinkOptions.DELIVER).orElse(null),
+                        !storage.isLocal(),
+                        storage.describe());
+        // this operator attaches from the local file system only (LocalTableFiles below)
+        if (method == DeliveryMethod.ATTACH && !storage.isLocal()) {
             throw new IllegalArgumentException(
                     "deliver = attach copies parts into the server's detached/ from a table on this"
                             + " host's file system, not "
@@ -136,7 +129,9 @@ public final class DeliveryCoordinator
                             + ": use deliver = restore");
         }
         RestoreDelivery.Source source =
-                method.equals("restore") ? restoreSource((S3TableStorage) storage, options) : null;
+                method == DeliveryMethod.RESTORE
+                        ? restoreSource((S3TableStorage) storage, options)
+                        : null;
         ClickHouseHttpClient client =
                 ClickHouseHttpClient.create(
                         ClickHouseEndpoint.of(options.get(MergeTreeSinkOptions.CLICKHOUSE_URL))

@@ -1,0 +1,193 @@
+package io.github.s3mergetree.cli.deliver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.s3mergetree.cli.S3MergeTreeCommand;
+import io.github.s3mergetree.engine.convert.RowBlockBuilder;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableLayouts;
+import io.github.s3mergetree.engine.testing.ClickHouse1816;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code s3-mergetree deliver --deliver attach} into a real ClickHouse 18.16 process (HTTP on
+ * 127.0.0.1), checked with clickhouse-client: parts of a table written by the engine land once; a
+ * rerun sends nothing; a bad target is one line and exit code 1 before anything is sent.
+ */
+class DeliverCommandTest {
+    private static final String DDL =
+            "CREATE TABLE t (id UInt64, p UInt8, s String) ENGINE = MergeTree PARTITION BY p ORDER BY id SETTINGS index_granularity_bytes = 0";
+
+    @TempDir static Path dir;
+    private static ClickHouse1816 ch;
+
+    @BeforeAll
+    static void start() {
+        ch = ClickHouse1816.start(dir.resolve("ch"), true);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    private record Run(int code, String out, String err) {}
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code =
+                new S3MergeTreeCommand(
+                                new PrintStream(out, true, StandardCharsets.UTF_8),
+                                new PrintStream(err, true, StandardCharsets.UTF_8))
+                        .run(args);
+        return new Run(
+                code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void insert(MergeTreeTable table, long from, int n) throws Exception {
+        RowBlockBuilder b =
+                new RowBlockBuilder(
+                        "t",
+                        table.layout().columnNames(),
+                        table.layout().columnTypes(),
+                        ZoneOffset.UTC);
+        for (long i = from; i < from + n; i++) {
+            b.addRow(i, (int) (i % 3), "v" + i);
+        }
+        table.insert(b.build());
+    }
+
+    @Test
+    void deliversATableWrittenEarlierOnceIntoClickHouse1816() throws Exception {
+        Path tableDir = dir.resolve("posts");
+        MergeTreeTable table =
+                MergeTreeTable.open(
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                tableDir.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(DDL),
+                        Clock.systemUTC());
+        insert(table, 0, 10_000);
+        insert(table, 10_000, 2_000);
+        ch.query(
+                "CREATE TABLE live (id UInt64, p UInt8, s String) ENGINE = MergeTree PARTITION BY p ORDER BY id");
+        ch.query("INSERT INTO live VALUES (99999999, 0, 'earlier')");
+        String url = "http://127.0.0.1:" + ch.httpPort();
+        Run first =
+                run(
+                        "deliver",
+                        "--table-path",
+                        tableDir.toString(),
+                        "--clickhouse-url",
+                        url,
+                        "--clickhouse-table",
+                        "default.live");
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out().trim()).startsWith("{\"deliveries\":1,\"parts\":6,\"rows\":12000,");
+        assertThat(ch.query("SELECT count(), uniqExact(id), sum(id) FROM live"))
+                .isEqualTo("12001\t12001\t" + (99999999L + 11999L * 12000 / 2));
+        Run again =
+                run(
+                        "deliver",
+                        "--table-path",
+                        tableDir.toString(),
+                        "--clickhouse-url",
+                        url,
+                        "--clickhouse-table",
+                        "default.live");
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(again.out().trim()).startsWith("{\"deliveries\":0,\"parts\":0,\"rows\":0,");
+        insert(table, 12_000, 5);
+        Run more =
+                run(
+                        "deliver",
+                        "--table-path",
+                        tableDir.toString(),
+                        "--clickhouse-url",
+                        url,
+                        "--clickhouse-table",
+                        "default.live");
+        assertThat(more.out().trim()).startsWith("{\"deliveries\":1,\"parts\":3,\"rows\":5,");
+        assertThat(ch.query("SELECT count() FROM live")).isEqualTo("12006");
+    }
+
+    @Test
+    void badTargetsAreOneLineBeforeAnythingIsSent() throws Exception {
+        Path tableDir = dir.resolve("other");
+        MergeTreeTable table =
+                MergeTreeTable.open(
+                        io.github.s3mergetree.engine.store.TableStore.local(
+                                tableDir.toAbsolutePath().toString()),
+                        TableLayouts.fromDdl(DDL),
+                        Clock.systemUTC());
+        insert(table, 0, 10);
+        String url = "http://127.0.0.1:" + ch.httpPort();
+        Run missing =
+                run(
+                        "deliver",
+                        "--table-path",
+                        tableDir.toString(),
+                        "--clickhouse-url",
+                        url,
+                        "--clickhouse-table",
+                        "default.nope");
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.err().lines().findFirst().orElseThrow())
+                .contains("default.nope does not exist")
+                .contains("create it first");
+        ch.query(
+                "CREATE TABLE wrong (id UInt64, p UInt8, s String) ENGINE = MergeTree PARTITION BY p ORDER BY (p, id)");
+        Run wrong =
+                run(
+                        "deliver",
+                        "--table-path",
+                        tableDir.toString(),
+                        "--clickhouse-url",
+                        url,
+                        "--clickhouse-table",
+                        "default.wrong");
+        assertThat(wrong.code()).isEqualTo(1);
+        assertThat(wrong.err())
+                .contains("ORDER BY is id in the written table but (p, id) on the server");
+        assertThat(ch.query("SELECT count() FROM wrong")).isEqualTo("0");
+        Run password =
+                run(
+                        "deliver",
+                        "--table-path",
+                        tableDir.toString(),
+                        "--clickhouse-url",
+                        url,
+                        "--clickhouse-table",
+                        "default.wrong",
+                        "--clickhouse-user",
+                        "nobody",
+                        "--clickhouse-password",
+                        "pw-not-shown");
+        assertThat(password.code()).isEqualTo(1);
+        assertThat(password.err()).contains("--clickhouse-user").doesNotContain("pw-not-shown");
+        Run restoreLocal =
+                run(
+                        "deliver",
+                        "--table-path",
+                        tableDir.toString(),
+                        "--clickhouse-url",
+                        url,
+                        "--clickhouse-table",
+                        "default.wrong",
+                        "--deliver",
+                        "restore");
+        assertThat(restoreLocal.code()).isEqualTo(2);
+        assertThat(restoreLocal.err()).contains("needs the table on S3");
+    }
+}
