@@ -106,9 +106,9 @@ final class FpcCodec extends SpecialisedCodec {
             count++;
         }
         Predictors p = new Predictors(w, level);
+        long[] xored = new long[2];
+        int[] zeros = new int[2];
         for (long i = 0; i < count; i += 2) {
-            long[] xored = new long[2];
-            int[] zeros = new int[2];
             int header = 0;
             for (int k = 0; k < 2; k++) {
                 long value = valueAt(src, srcOff, srcLen, (i + k) * w);
