@@ -41,9 +41,18 @@ public final class WrittenTable {
      * A new table at {@code dir}; {@code settings} is appended to the DDL (e.g. a SETTINGS clause).
      */
     public static WrittenTable create(Path dir, String settings) throws IOException {
+        return create(dir, COLUMNS, settings);
+    }
+
+    /**
+     * A new table at {@code dir} with {@code columns} (the columns of {@link #COLUMNS}, e.g. with
+     * codecs); {@code settings} is appended to the DDL.
+     */
+    public static WrittenTable create(Path dir, String columns, String settings)
+            throws IOException {
         String ddl =
                 "CREATE TABLE t "
-                        + COLUMNS
+                        + columns
                         + " "
                         + ENGINE
                         + (settings.isEmpty() ? "" : " " + settings);

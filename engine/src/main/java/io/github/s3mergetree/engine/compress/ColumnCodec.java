@@ -136,6 +136,20 @@ public final class ColumnCodec implements CompressionCodec {
     }
 
     /**
+     * Whether every stream gets a single generic codec ({@code NONE}, {@code LZ4}, {@code LZ4HC},
+     * {@code ZSTD} or {@code Default}), i.e. blocks with method byte 0x02, 0x82 or 0x90 only: the
+     * blocks a ClickHouse without column codecs (18.16) reads.
+     */
+    public boolean onlyGenericCodecs() {
+        for (Element e : elements) {
+            if (!isGeneric(e.name) && !e.name.equals("NONE")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The codec of one stream of the column: for a stream of values of {@code streamType}, every
      * codec of the list with its parameters derived from that type; for {@code null} (null maps,
      * array sizes, LowCardinality indexes, where ClickHouse allows only generic codecs), only the
