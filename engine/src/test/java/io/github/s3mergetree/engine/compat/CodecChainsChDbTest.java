@@ -30,6 +30,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -182,6 +183,21 @@ class CodecChainsChDbTest {
                         20000,
                         ""));
         out.add(Arguments.of("String", "LZ4HC(5)", "repeat('ab', n % 7)", 20000, ""));
+        // the table's default codec: for Default in a chain and for a column without CODEC
+        out.add(
+                Arguments.of(
+                        "Int64",
+                        "Delta, Default",
+                        "toInt64(n * 7)",
+                        20000,
+                        ", default_compression_codec = 'ZSTD(3)'"));
+        out.add(
+                Arguments.of(
+                        "Nullable(UInt32)",
+                        "T64, Default",
+                        "n % 3 = 0 ? NULL : toUInt32(n)",
+                        20000,
+                        ", default_compression_codec = 'zstd(5)'"));
         // a single row, and blocks larger than 1 MiB
         out.add(Arguments.of("Int64", "Delta, ZSTD", "toInt64(n)", 1, ""));
         out.add(Arguments.of("Float64", "Gorilla", "n / 3", 1, ""));
@@ -197,6 +213,12 @@ class CodecChainsChDbTest {
         return out.stream();
     }
 
+    @Test
+    void columnsWithoutCodecGetTheTablesDefaultCompressionCodec() throws Exception {
+        ourPartsEqualClickHousesAndBothReadBack(
+                "Int64", "", "toInt64(n * 3)", 20000, ", default_compression_codec = 'ZSTD(3)'");
+    }
+
     @ParameterizedTest(name = "{0} CODEC({1}), {3} rows{4}")
     @MethodSource("cases")
     void ourPartsEqualClickHousesAndBothReadBack(
@@ -205,9 +227,8 @@ class CodecChainsChDbTest {
         String spec =
                 "(k UInt32, v "
                         + type
-                        + " CODEC("
-                        + codec
-                        + ")) ENGINE = MergeTree ORDER BY k SETTINGS index_granularity_bytes ="
+                        + (codec.isEmpty() ? "" : " CODEC(" + codec + ")")
+                        + ") ENGINE = MergeTree ORDER BY k SETTINGS index_granularity_bytes ="
                         + " 10485760"
                         + settings;
         String ref = "ref_" + name;
@@ -278,6 +299,12 @@ class CodecChainsChDbTest {
                 }
             }
         }
+
+        assertThat(Files.readString(ourPart.resolve("default_compression_codec.txt")))
+                .isEqualTo(Files.readString(refPart.resolve("default_compression_codec.txt")));
+        assertThat(Files.readAllBytes(ourPart.resolve("k.bin")))
+                .as("k.bin, a column without CODEC: the table's default codec")
+                .isEqualTo(Files.readAllBytes(refPart.resolve("k.bin")));
 
         // (b) ClickHouse reads ours
         LocalParts.open(ourPart).verify();
