@@ -20,6 +20,9 @@ import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.ServerInfo;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.target.TargetDefinition;
+import io.github.s3mergetree.engine.compress.ColumnCodec;
+import io.github.s3mergetree.engine.compress.CompressionCodecs;
+import io.github.s3mergetree.engine.ddl.ColumnDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,6 +75,40 @@ public final class AttachDelivery extends PartDelivery {
         this.tableDirectoryOverride = tableDirectory;
     }
 
+    /**
+     * Refuses a written table whose parts hold blocks an old server (before column codecs) cannot
+     * decompress: a column with a codec chain or a specialised codec.
+     */
+    private void refuseColumnCodecs(ServerInfo info) throws DeliveryException {
+        for (ColumnDefinition c : written.storedColumns()) {
+            if (c.codec().isEmpty()) {
+                continue;
+            }
+            ColumnCodec codec;
+            try {
+                codec = ColumnCodec.parse(c.codec().get(), CompressionCodecs.lz4());
+            } catch (IllegalArgumentException e) {
+                throw new DeliveryException(
+                        "column " + c.name() + " of the written table: " + e.getMessage());
+            }
+            if (!codec.onlyGenericCodecs()) {
+                throw new DeliveryException(
+                        "ClickHouse "
+                                + info.version()
+                                + " at "
+                                + client.endpoint().url()
+                                + " reads only blocks compressed with NONE, LZ4, LZ4HC or ZSTD, but"
+                                + " column "
+                                + c.name()
+                                + " of the written table has CODEC("
+                                + c.codec().get()
+                                + "): write the table with one of those codecs per column (no"
+                                + " chains, no Delta, DoubleDelta, Gorilla, T64 or FPC) for a"
+                                + " server before 19.1");
+            }
+        }
+    }
+
     @Override
     protected String method() {
         return "attach";
@@ -100,6 +137,9 @@ public final class AttachDelivery extends PartDelivery {
                             + client.endpoint().url()
                             + " reads only the portable part profile, but the written table's parts use adaptive granularity (.mrk2):"
                             + " write the table with SETTINGS index_granularity_bytes = 0");
+        }
+        if (!info.readsColumnCodecs()) {
+            refuseColumnCodecs(info);
         }
         Path dir = detached();
         // unique: two deliverers (of two written tables, maybe in one JVM) may check at once

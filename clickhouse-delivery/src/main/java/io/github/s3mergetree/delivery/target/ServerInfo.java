@@ -68,4 +68,13 @@ public record ServerInfo(
     public boolean hasTtl() {
         return atLeast(19, 6);
     }
+
+    /**
+     * Whether the server knows column codecs beyond its compression setting (ClickHouse 19.1 and
+     * later): older servers (18.16) read only blocks compressed with NONE, LZ4/LZ4HC or ZSTD, not
+     * codec chains nor Delta, DoubleDelta, Gorilla, T64 or FPC.
+     */
+    public boolean readsColumnCodecs() {
+        return atLeast(19, 1);
+    }
 }

@@ -64,8 +64,13 @@ class AttachDeliveryITCase {
         final long earlier = 77;
 
         Setup(String settings) throws Exception {
+            this(WrittenTable.COLUMNS, settings);
+        }
+
+        /** A written table with {@code columns} (codecs, say) and a live table without codecs. */
+        Setup(String columns, String settings) throws Exception {
             int n = ++tables;
-            table = WrittenTable.create(dir.resolve("written" + n), settings);
+            table = WrittenTable.withColumns(dir.resolve("written" + n), columns, settings);
             live = new TableName("default", "live" + n);
             ch.query(
                     "CREATE TABLE "
@@ -157,6 +162,39 @@ class AttachDeliveryITCase {
         assertThatThrownBy(() -> s.delivery().check())
                 .isInstanceOf(DeliveryException.class)
                 .hasMessageContaining("has no TTL (table and column TTL came in ClickHouse 19.6)");
+        s.assertExactly(0);
+    }
+
+    @Test
+    void portablePartsWithZstdLz4hcAndNoneColumnsAreReadBy1816() throws Exception {
+        Setup s =
+                new Setup(
+                        "(id UInt64 CODEC(ZSTD(3)), p UInt8 CODEC(LZ4HC(9)), s String CODEC(NONE))",
+                        "SETTINGS index_granularity_bytes = 0, default_compression_codec = 'ZSTD(1)'");
+        s.table.insert(0, 20_000);
+        AttachDelivery d = s.delivery();
+        d.check();
+        assertThat(d.deliverPending().parts()).isEqualTo(3);
+        s.assertExactly(20_000);
+        ch.query("OPTIMIZE TABLE " + s.live + " FINAL");
+        s.assertExactly(20_000);
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "(id UInt64 CODEC(Delta, ZSTD), p UInt8, s String)",
+                "(id UInt64 CODEC(T64), p UInt8, s String)",
+                "(id UInt64 CODEC(DoubleDelta, LZ4), p UInt8, s String CODEC(ZSTD(3)))"
+            })
+    void codecChainsAndSpecialisedCodecsAreRefusedFor1816BeforeAnythingIsCopied(String columns)
+            throws Exception {
+        Setup s = new Setup(columns, "SETTINGS index_granularity_bytes = 0");
+        s.table.insert(0, 100);
+        assertThatThrownBy(() -> s.delivery().check())
+                .isInstanceOf(DeliveryException.class)
+                .hasMessageContaining("reads only blocks compressed with NONE, LZ4, LZ4HC or ZSTD")
+                .hasMessageContaining("column id of the written table has CODEC(");
         s.assertExactly(0);
     }
 

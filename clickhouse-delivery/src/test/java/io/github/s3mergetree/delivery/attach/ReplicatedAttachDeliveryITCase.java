@@ -78,7 +78,7 @@ class ReplicatedAttachDeliveryITCase {
                         + n
                         + "', '{replica}') PARTITION BY p ORDER BY id");
         WrittenTable table =
-                WrittenTable.create(
+                WrittenTable.withEngine(
                         dir.resolve("written" + n),
                         writtenEngine,
                         "SETTINGS index_granularity_bytes = 0");

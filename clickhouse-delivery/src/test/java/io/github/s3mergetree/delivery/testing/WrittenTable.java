@@ -41,17 +41,36 @@ public final class WrittenTable {
      * A new table at {@code dir}; {@code settings} is appended to the DDL (e.g. a SETTINGS clause).
      */
     public static WrittenTable create(Path dir, String settings) throws IOException {
-        return create(dir, ENGINE, settings);
+        return create(dir, COLUMNS, ENGINE, settings);
     }
 
     /**
      * A new table at {@code dir} with the engine clause {@code engine} (e.g. {@code ENGINE =
      * ReplicatedMergeTree('/p', '{replica}') PARTITION BY p ORDER BY id}) and {@code settings}.
      */
-    public static WrittenTable create(Path dir, String engine, String settings) throws IOException {
+    public static WrittenTable withEngine(Path dir, String engine, String settings)
+            throws IOException {
+        return create(dir, COLUMNS, engine, settings);
+    }
+
+    /**
+     * A new table at {@code dir} with {@code columns} (the columns of {@link #COLUMNS}, e.g. with
+     * codecs); {@code settings} is appended to the DDL.
+     */
+    public static WrittenTable withColumns(Path dir, String columns, String settings)
+            throws IOException {
+        return create(dir, columns, ENGINE, settings);
+    }
+
+    /**
+     * A new table at {@code dir} with {@code columns}, the engine clause {@code engine} and {@code
+     * settings}.
+     */
+    public static WrittenTable create(Path dir, String columns, String engine, String settings)
+            throws IOException {
         String ddl =
                 "CREATE TABLE t "
-                        + COLUMNS
+                        + columns
                         + " "
                         + engine
                         + (settings.isEmpty() ? "" : " " + settings);

@@ -443,7 +443,7 @@ public final class CompressedBlockReader {
                     fileName,
                     p,
                     "unsupported compression method",
-                    "0x02 (NONE), 0x82 (LZ4) or 0x90 (ZSTD)",
+                    CompressionCodecs.SUPPORTED_METHODS,
                     CompressionCodecs.methodName(method),
                     e);
         }

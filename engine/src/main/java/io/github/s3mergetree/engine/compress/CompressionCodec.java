@@ -1,5 +1,7 @@
 package io.github.s3mergetree.engine.compress;
 
+import io.github.s3mergetree.engine.types.DataType;
+
 /**
  * One ClickHouse block codec: turns the uncompressed bytes of a block into the <i>payload</i> that
  * follows the 9-byte block header, and back (spec §2).
@@ -55,4 +57,16 @@ public interface CompressionCodec {
      * {@code LZ4HC(9)}, {@code ZSTD(3)}; {@link CompressionCodecs#parse} accepts it back.
      */
     String clickHouseName();
+
+    /**
+     * The codec for one stream of a column: a declaration with type-dependent codecs ({@link
+     * ColumnCodec}) derives their parameters from {@code streamType}, the type of the stream's
+     * values, and keeps only its generic codecs for {@code null} (null maps, array sizes,
+     * LowCardinality indexes). A plain codec returns itself.
+     *
+     * @throws IllegalArgumentException if the codec does not apply to {@code streamType}
+     */
+    default CompressionCodec forStream(DataType streamType) {
+        return this;
+    }
 }

@@ -46,6 +46,29 @@ public final class CompressionCodecs {
     /** Method byte of ZSTD blocks (one standard zstd frame). */
     public static final byte METHOD_ZSTD = (byte) 0x90;
 
+    /** Method byte of a codec chain ({@code CODEC(a, b, ...)}). */
+    public static final byte METHOD_MULTIPLE = (byte) 0x91;
+
+    /** Method byte of {@code Delta}. */
+    public static final byte METHOD_DELTA = (byte) 0x92;
+
+    /** Method byte of {@code T64}. */
+    public static final byte METHOD_T64 = (byte) 0x93;
+
+    /** Method byte of {@code DoubleDelta}. */
+    public static final byte METHOD_DOUBLE_DELTA = (byte) 0x94;
+
+    /** Method byte of {@code Gorilla}. */
+    public static final byte METHOD_GORILLA = (byte) 0x95;
+
+    /** Method byte of {@code FPC}. */
+    public static final byte METHOD_FPC = (byte) 0x98;
+
+    /** The method bytes a reader decodes, for messages. */
+    public static final String SUPPORTED_METHODS =
+            "0x02 (NONE), 0x82 (LZ4/LZ4HC), 0x90 (ZSTD), 0x91 (Multiple), 0x92 (Delta), 0x93 (T64),"
+                    + " 0x94 (DoubleDelta), 0x95 (Gorilla), 0x98 (FPC)";
+
     private static final CompressionCodec NONE = new NoneCodec();
 
     private CompressionCodecs() {}
@@ -93,12 +116,94 @@ public final class CompressionCodecs {
     }
 
     /**
+     * Returns {@code Delta(bytesSize)}: each element replaced by its difference to the previous.
+     *
+     * @throws IllegalArgumentException if {@code bytesSize} is not 1, 2, 4 or 8
+     */
+    public static CompressionCodec delta(int bytesSize) {
+        return new DeltaCodec(elementSize("Delta", bytesSize));
+    }
+
+    /**
+     * Returns {@code DoubleDelta} over {@code bytesSize}-byte elements.
+     *
+     * @throws IllegalArgumentException if {@code bytesSize} is not 1, 2, 4 or 8
+     */
+    public static CompressionCodec doubleDelta(int bytesSize) {
+        return new DoubleDeltaCodec(elementSize("DoubleDelta", bytesSize));
+    }
+
+    /**
+     * Returns {@code Gorilla(bytesSize)}.
+     *
+     * @throws IllegalArgumentException if {@code bytesSize} is not 1, 2, 4 or 8
+     */
+    public static CompressionCodec gorilla(int bytesSize) {
+        return new GorillaCodec(elementSize("Gorilla", bytesSize));
+    }
+
+    /**
+     * Returns {@code FPC(level)} for floats of {@code floatWidth} bytes.
+     *
+     * @throws IllegalArgumentException if {@code floatWidth} is not 4 or 8 or {@code level} is
+     *     outside 1..28
+     */
+    public static CompressionCodec fpc(int floatWidth, int level) {
+        if (floatWidth != 4 && floatWidth != 8) {
+            throw new IllegalArgumentException(
+                    "Float size for FPC codec can be 4 or 8, given " + floatWidth);
+        }
+        if (level < 1 || level > FpcCodec.MAX_LEVEL) {
+            throw new IllegalArgumentException(
+                    "Codec 'FPC' level must be between 1 and " + FpcCodec.MAX_LEVEL);
+        }
+        return new FpcCodec(floatWidth, level);
+    }
+
+    /**
+     * Returns the chain applying {@code codecs} in order (ClickHouse's {@code Multiple}); a single
+     * codec is returned as it is and an empty list gives {@code NONE}, as ClickHouse does.
+     *
+     * @throws IllegalArgumentException if there are more than 255 codecs
+     */
+    public static CompressionCodec chain(List<CompressionCodec> codecs) {
+        if (codecs.isEmpty()) {
+            return NONE;
+        }
+        if (codecs.size() == 1) {
+            return codecs.get(0);
+        }
+        return new MultipleCodec(codecs);
+    }
+
+    private static int elementSize(String codec, int bytesSize) {
+        if (bytesSize != 1 && bytesSize != 2 && bytesSize != 4 && bytesSize != 8) {
+            throw new IllegalArgumentException(
+                    codec + " element size can be 1, 2, 4 or 8, given " + bytesSize);
+        }
+        return bytesSize;
+    }
+
+    /** Decoders of the specialised codecs: their payload carries their parameters. */
+    private static final class Decoders {
+        static final CompressionCodec MULTIPLE = new MultipleCodec(List.of(NONE, NONE));
+        static final CompressionCodec DELTA = new DeltaCodec(1);
+        static final CompressionCodec T64 = new T64Codec(T64Codec.UINT8, false);
+        static final CompressionCodec DOUBLE_DELTA = new DoubleDeltaCodec(1);
+        static final CompressionCodec GORILLA = new GorillaCodec(1);
+        static final CompressionCodec FPC = new FpcCodec(8, FpcCodec.DEFAULT_LEVEL);
+    }
+
+    /**
      * Returns a codec able to decompress blocks with the given method byte. The level of LZ4HC and
      * ZSTD does not matter for decompression, so 0x82 gives {@link #lz4()} and 0x90 gives {@code
      * zstd(1)}.
      *
-     * @throws IllegalArgumentException if the method byte is not 0x02, 0x82 or 0x90 (the message
-     *     names the byte and, if known, the ClickHouse codec it belongs to)
+     * <p>The specialised codecs (0x91 Multiple, 0x92 Delta, 0x93 T64, 0x94 DoubleDelta, 0x95
+     * Gorilla, 0x98 FPC) read their parameters from each payload.
+     *
+     * @throws IllegalArgumentException if the method byte is none of {@link #SUPPORTED_METHODS}
+     *     (the message names the byte and, if known, the ClickHouse codec it belongs to)
      */
     public static CompressionCodec forMethodByte(byte method) {
         switch (method) {
@@ -108,11 +213,24 @@ public final class CompressionCodecs {
                 return Lz4Holder.LZ4;
             case METHOD_ZSTD:
                 return ZstdHolder.DEFAULT;
+            case METHOD_MULTIPLE:
+                return Decoders.MULTIPLE;
+            case METHOD_DELTA:
+                return Decoders.DELTA;
+            case METHOD_T64:
+                return Decoders.T64;
+            case METHOD_DOUBLE_DELTA:
+                return Decoders.DOUBLE_DELTA;
+            case METHOD_GORILLA:
+                return Decoders.GORILLA;
+            case METHOD_FPC:
+                return Decoders.FPC;
             default:
                 throw new IllegalArgumentException(
                         "unsupported compression method byte "
                                 + methodName(method)
-                                + "; supported: 0x02 (NONE), 0x82 (LZ4/LZ4HC), 0x90 (ZSTD)");
+                                + "; supported: "
+                                + SUPPORTED_METHODS);
         }
     }
 
@@ -315,7 +433,7 @@ public final class CompressionCodecs {
         }
     }
 
-    private static void checkDst(int needed, byte[] dst, int dstOff, String codec) {
+    static void checkDst(int needed, byte[] dst, int dstOff, String codec) {
         Objects.checkFromIndexSize(dstOff, 0, dst.length);
         if (dst.length - dstOff < needed) {
             throw new IllegalArgumentException(
@@ -329,7 +447,7 @@ public final class CompressionCodecs {
         }
     }
 
-    private static void checkSrcLen(int srcLen) {
+    static void checkSrcLen(int srcLen) {
         if (srcLen < 0) {
             throw new IllegalArgumentException("srcLen must be >= 0, got " + srcLen);
         }

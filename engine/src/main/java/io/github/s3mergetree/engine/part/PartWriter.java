@@ -11,6 +11,7 @@ import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
 import io.github.s3mergetree.engine.serde.StreamNames;
+import io.github.s3mergetree.engine.serde.SubstreamTypes;
 import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
@@ -218,6 +219,10 @@ public final class PartWriter {
                     String name = names.get(c);
                     BulkSerialization s = all.get(c);
                     CompressionCodec codec = codecs.getOrDefault(name, options.defaultCodec());
+                    // value streams get the column's codecs with parameters from their type,
+                    // null maps, sizes and LowCardinality indexes only its generic codecs
+                    Map<String, DataType> valueStreams =
+                            SubstreamTypes.valueStreams(name, types.get(c));
                     List<StreamWriter> streams = new ArrayList<>();
                     for (String stream : s.streams()) {
                         StreamWriter w =
@@ -225,7 +230,7 @@ public final class PartWriter {
                                         store,
                                         dir,
                                         fileName(stream),
-                                        codec,
+                                        codec.forStream(valueStreams.get(stream)),
                                         options.minCompressBlockSize(),
                                         options.maxCompressBlockSize(),
                                         options.adaptive(),

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.engine.table;
 
+import io.github.s3mergetree.engine.compress.ColumnCodec;
 import io.github.s3mergetree.engine.compress.CompressionCodec;
 import io.github.s3mergetree.engine.compress.CompressionCodecs;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;
@@ -14,6 +15,7 @@ import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
+import io.github.s3mergetree.engine.serde.SubstreamTypes;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import java.time.Duration;
@@ -42,19 +44,24 @@ public final class TableLayouts {
         List<String> names = new ArrayList<>();
         List<DataType> types = new ArrayList<>();
         Map<String, CompressionCodec> codecs = new HashMap<>();
+        MergeTreeSettings s = schema.settings();
+        CompressionCodec defaultCodec = defaultCodec(schema.name(), s);
         for (ColumnDefinition c : schema.storedColumns()) {
             names.add(c.name());
             types.add(c.type());
             if (c.codec().isPresent()) {
                 try {
-                    codecs.put(c.name(), CompressionCodecs.parse(c.codec().get()));
+                    ColumnCodec codec = ColumnCodec.parse(c.codec().get(), defaultCodec);
+                    codec.validate(
+                            c.type(), SubstreamTypes.valueStreams(c.name(), c.type()).values());
+                    codecs.put(c.name(), codec);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(
                             "table "
                                     + schema.name()
                                     + ", column "
                                     + c.name()
-                                    + ": unsupported CODEC("
+                                    + " CODEC("
                                     + c.codec().get()
                                     + "): "
                                     + e.getMessage(),
@@ -62,14 +69,13 @@ public final class TableLayouts {
                 }
             }
         }
-        MergeTreeSettings s = schema.settings();
         PartWriterOptions format =
                 new PartWriterOptions(
                         (int) s.indexGranularity(),
                         s.indexGranularityBytes(),
                         (int) s.minCompressBlockSize(),
                         (int) s.maxCompressBlockSize(),
-                        CompressionCodecs.lz4(),
+                        defaultCodec,
                         s.getBoolean("fsync_after_insert", false)
                                 || s.getBoolean("fsync_part_directory", false),
                         s.getBoolean("share_nested_offsets", true));
@@ -120,6 +126,24 @@ public final class TableLayouts {
                 settings,
                 evaluation,
                 io.github.s3mergetree.engine.ttl.TableTtl.of(schema));
+    }
+
+    /**
+     * The codec of columns without {@code CODEC(...)}: the table's {@code
+     * default_compression_codec} setting (a generic codec, as ClickHouse upper-cases its name) or
+     * ClickHouse's default, {@code LZ4}.
+     */
+    static CompressionCodec defaultCodec(String table, MergeTreeSettings s) {
+        String setting = s.get("default_compression_codec").orElse("").strip();
+        if (setting.isEmpty() || setting.equals("''")) {
+            return CompressionCodecs.lz4();
+        }
+        try {
+            return ColumnCodec.parseTableDefault(setting);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "table " + table + ": default_compression_codec: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -159,9 +159,11 @@ class CompressionCodecsTest {
         assertThat(CompressionCodecs.forMethodByte((byte) 0x82).clickHouseName()).isEqualTo("LZ4");
         assertThat(CompressionCodecs.forMethodByte((byte) 0x90).methodByte())
                 .isEqualTo((byte) 0x90);
-        assertThatThrownBy(() -> CompressionCodecs.forMethodByte((byte) 0x92))
+        assertThat(CompressionCodecs.forMethodByte((byte) 0x92).methodByte())
+                .isEqualTo((byte) 0x92);
+        assertThatThrownBy(() -> CompressionCodecs.forMethodByte((byte) 0x9a))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("0x92 (Delta)");
+                .hasMessageContaining("0x9a (GCD)");
         assertThatThrownBy(() -> CompressionCodecs.forMethodByte((byte) 0x00))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0x00");
