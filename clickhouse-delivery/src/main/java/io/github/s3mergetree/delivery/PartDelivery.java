@@ -1,5 +1,7 @@
 package io.github.s3mergetree.delivery;
 
+import io.github.s3mergetree.delivery.errors.DeliveryException;
+import io.github.s3mergetree.delivery.errors.DeliveryStateUnknownException;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.ClickHouseServerException;
 import io.github.s3mergetree.delivery.http.Sql;

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.objectstore;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -39,5 +40,10 @@ class ObjectStoreArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAPackage("org.apache.flink..")
                 .check(CLASSES);
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.github.s3mergetree.(**)").should().beFreeOfCycles().check(CLASSES);
     }
 }

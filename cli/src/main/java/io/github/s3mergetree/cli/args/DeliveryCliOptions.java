@@ -4,7 +4,7 @@ import io.github.s3mergetree.delivery.DeliveryMethod;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;

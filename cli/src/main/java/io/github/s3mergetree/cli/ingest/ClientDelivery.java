@@ -3,7 +3,7 @@ package io.github.s3mergetree.cli.ingest;
 import io.github.s3mergetree.cli.args.DeliveryCliOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.PartDelivery;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;

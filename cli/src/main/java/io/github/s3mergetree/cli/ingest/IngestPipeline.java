@@ -4,7 +4,7 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;

@@ -1,7 +1,7 @@
 package io.github.s3mergetree.cli.ingest;
 
 import io.github.s3mergetree.connector.settings.NamedSettings;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import java.util.Map;
 import java.util.Set;

@@ -2,7 +2,7 @@ package io.github.s3mergetree.cli.docs;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import java.net.URI;

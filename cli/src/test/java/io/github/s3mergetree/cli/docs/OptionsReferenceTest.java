@@ -2,7 +2,7 @@ package io.github.s3mergetree.cli.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.sql.S3ObjectsTableOptions;
 import java.lang.reflect.Field;

@@ -1,15 +1,15 @@
 package io.github.s3mergetree.delivery.attach;
 
-import io.github.s3mergetree.delivery.DeliveryException;
 import io.github.s3mergetree.delivery.DeliveryFaultPoints;
-import io.github.s3mergetree.delivery.DeliveryIds;
 import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.PartDelivery;
+import io.github.s3mergetree.delivery.errors.DeliveryException;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.ClickHouseServerException;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.ledger.DeliveredPart;
+import io.github.s3mergetree.delivery.ledger.DeliveryIds;
 import io.github.s3mergetree.delivery.ledger.DeliveryIntent;
 import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.part.DeliverablePart;

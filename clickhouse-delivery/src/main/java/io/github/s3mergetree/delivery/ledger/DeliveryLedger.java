@@ -1,6 +1,5 @@
 package io.github.s3mergetree.delivery.ledger;
 
-import io.github.s3mergetree.delivery.DeliveryIds;
 import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.engine.part.PartName;
 import java.io.IOException;

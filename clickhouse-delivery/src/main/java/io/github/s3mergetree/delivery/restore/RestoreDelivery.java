@@ -1,17 +1,17 @@
 package io.github.s3mergetree.delivery.restore;
 
-import io.github.s3mergetree.delivery.DeliveryException;
 import io.github.s3mergetree.delivery.DeliveryFaultPoints;
-import io.github.s3mergetree.delivery.DeliveryIds;
 import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
-import io.github.s3mergetree.delivery.DeliveryStateUnknownException;
 import io.github.s3mergetree.delivery.PartDelivery;
+import io.github.s3mergetree.delivery.errors.DeliveryException;
+import io.github.s3mergetree.delivery.errors.DeliveryStateUnknownException;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.ClickHouseServerException;
 import io.github.s3mergetree.delivery.http.ClickHouseUnreachableException;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.ledger.DeliveredPart;
+import io.github.s3mergetree.delivery.ledger.DeliveryIds;
 import io.github.s3mergetree.delivery.ledger.DeliveryIntent;
 import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.part.DeliverablePart;
@@ -70,8 +70,8 @@ import org.slf4j.LoggerFactory;
  *       server read equal those of the backup this delivery recorded before sending ({@link
  *       RestoreFingerprint}), or every part is in {@code system.parts} under its UUID with its
  *       rows; otherwise {@link DeliveryStateUnknownException}. Ids are unique per written table,
- *       target and delivery ({@link io.github.s3mergetree.delivery.DeliveryIds}), so this guards
- *       against ids reused by something else;
+ *       target and delivery ({@link io.github.s3mergetree.delivery.ledger.DeliveryIds}), so this
+ *       guards against ids reused by something else;
  *   <li>no entry, and the server has run since before the intent was recorded (its start time,
  *       {@code now() - uptime()}, is earlier than the server time the intent recorded): the RESTORE
  *       never started, since the server lists every RESTORE it started until it restarts. The id is

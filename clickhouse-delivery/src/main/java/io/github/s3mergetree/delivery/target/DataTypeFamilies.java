@@ -1,6 +1,6 @@
 package io.github.s3mergetree.delivery.target;
 
-import io.github.s3mergetree.delivery.DeliveryException;
+import io.github.s3mergetree.delivery.errors.DeliveryException;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;

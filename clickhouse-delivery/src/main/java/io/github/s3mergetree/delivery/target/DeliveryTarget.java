@@ -34,7 +34,7 @@ public final class DeliveryTarget {
      * The target {@code table} on the server {@code client} talks to, identified by the table's
      * UUID if the server gives it one, else by the URL and the name.
      *
-     * @throws io.github.s3mergetree.delivery.DeliveryException if the table does not exist
+     * @throws io.github.s3mergetree.delivery.errors.DeliveryException if the table does not exist
      */
     public static DeliveryTarget resolve(ClickHouseHttpClient client, TableName table)
             throws IOException {
@@ -71,9 +71,9 @@ public final class DeliveryTarget {
         return new DeliveryTarget(client.endpoint(), table, "uuid:" + uuid);
     }
 
-    private static io.github.s3mergetree.delivery.DeliveryException missing(
+    private static io.github.s3mergetree.delivery.errors.DeliveryException missing(
             ClickHouseHttpClient client, TableName table) {
-        return new io.github.s3mergetree.delivery.DeliveryException(
+        return new io.github.s3mergetree.delivery.errors.DeliveryException(
                 "the target table "
                         + table
                         + " does not exist on "

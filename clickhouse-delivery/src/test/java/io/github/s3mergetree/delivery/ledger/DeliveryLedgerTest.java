@@ -86,7 +86,7 @@ class DeliveryLedgerTest {
         assertThat(next.parts().get(0).uuid())
                 .as("part UUIDs come from the delivery's id")
                 .isEqualTo(
-                        io.github.s3mergetree.delivery.DeliveryIds.partUuid(
+                        io.github.s3mergetree.delivery.ledger.DeliveryIds.partUuid(
                                 next.id(), next.parts().get(0).name()));
         reread.complete(next, true, "test");
         for (int i = 7; i <= 8; i++) {

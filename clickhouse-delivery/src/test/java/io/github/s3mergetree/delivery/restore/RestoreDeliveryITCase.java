@@ -3,11 +3,11 @@ package io.github.s3mergetree.delivery.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.delivery.DeliveryException;
 import io.github.s3mergetree.delivery.DeliveryFaultPoints;
 import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
-import io.github.s3mergetree.delivery.DeliveryStateUnknownException;
+import io.github.s3mergetree.delivery.errors.DeliveryException;
+import io.github.s3mergetree.delivery.errors.DeliveryStateUnknownException;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.ClickHouseServerException;

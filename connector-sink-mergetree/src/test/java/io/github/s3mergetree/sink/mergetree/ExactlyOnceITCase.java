@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
+import io.github.s3mergetree.sink.mergetree.faults.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Path;

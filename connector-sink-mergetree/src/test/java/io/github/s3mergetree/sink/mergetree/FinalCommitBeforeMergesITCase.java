@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.table.FaultPoints;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,6 +3,7 @@ package io.github.s3mergetree.sink.mergetree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package io.github.s3mergetree.sink.mergetree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;

@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.FaultPoints;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.sink.mergetree.merge.MergeCoordinator;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;

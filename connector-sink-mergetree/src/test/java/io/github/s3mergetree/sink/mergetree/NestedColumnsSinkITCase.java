@@ -8,6 +8,7 @@ import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.engine.types.DataTypeParser;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.testutils.TableChecks;
 import java.nio.file.Path;
 import java.time.ZoneOffset;

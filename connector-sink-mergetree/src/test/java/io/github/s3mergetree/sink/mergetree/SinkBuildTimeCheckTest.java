@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import java.net.InetAddress;

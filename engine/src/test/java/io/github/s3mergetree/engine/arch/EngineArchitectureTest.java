@@ -46,7 +46,7 @@ class EngineArchitectureTest {
 
     @Test
     void theEnginesPackagesHaveNoCycles() {
-        slices().matching("io.github.s3mergetree.engine.(*)..")
+        slices().matching("io.github.s3mergetree.engine.(**)")
                 .should()
                 .beFreeOfCycles()
                 .check(engine);

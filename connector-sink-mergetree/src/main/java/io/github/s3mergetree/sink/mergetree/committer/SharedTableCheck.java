@@ -1,8 +1,8 @@
 package io.github.s3mergetree.sink.mergetree.committer;
 
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.sink.mergetree.writer.TempPartNames;
-import io.github.s3mergetree.sink.mergetree.writer.WriterRegistrations;
+import io.github.s3mergetree.sink.mergetree.storage.TempPartNames;
+import io.github.s3mergetree.sink.mergetree.storage.WriterRegistrations;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.sink.mergetree.writer;
 
 import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.sink.mergetree.storage.TempPartNames;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.OptionalLong;

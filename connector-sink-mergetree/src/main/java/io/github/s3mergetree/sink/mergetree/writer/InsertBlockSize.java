@@ -1,6 +1,6 @@
 package io.github.s3mergetree.sink.mergetree.writer;
 
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import java.util.Locale;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;

@@ -2,6 +2,7 @@ package io.github.s3mergetree.sink.mergetree.writer;
 
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
+import io.github.s3mergetree.sink.mergetree.storage.TempPartNames;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;

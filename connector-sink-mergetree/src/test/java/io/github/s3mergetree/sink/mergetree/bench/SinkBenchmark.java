@@ -2,7 +2,7 @@ package io.github.s3mergetree.sink.mergetree.bench;
 
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.sink.mergetree.FailureInjector;
-import io.github.s3mergetree.sink.mergetree.ResolvedTable;
-import io.github.s3mergetree.sink.mergetree.writer.WriterRegistrations;
+import io.github.s3mergetree.sink.mergetree.faults.FailureInjector;
+import io.github.s3mergetree.sink.mergetree.storage.WriterRegistrations;
+import io.github.s3mergetree.sink.mergetree.table.ResolvedTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

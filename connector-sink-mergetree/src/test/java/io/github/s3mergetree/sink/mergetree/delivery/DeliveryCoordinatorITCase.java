@@ -9,7 +9,7 @@ import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import java.nio.file.Path;
 import org.apache.flink.api.common.RuntimeExecutionMode;

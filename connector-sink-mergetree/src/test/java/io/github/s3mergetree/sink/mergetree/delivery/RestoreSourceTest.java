@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.delivery.restore.RestoreDelivery;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import java.net.URI;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.github.s3mergetree.sink.mergetree.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 

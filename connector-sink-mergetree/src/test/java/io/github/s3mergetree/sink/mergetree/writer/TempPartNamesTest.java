@@ -2,6 +2,7 @@ package io.github.s3mergetree.sink.mergetree.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.s3mergetree.sink.mergetree.storage.TempPartNames;
 import org.junit.jupiter.api.Test;
 
 class TempPartNamesTest {

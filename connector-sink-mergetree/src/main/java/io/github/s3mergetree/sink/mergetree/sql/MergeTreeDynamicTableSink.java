@@ -1,4 +1,4 @@
-package io.github.s3mergetree.sink.mergetree.table;
+package io.github.s3mergetree.sink.mergetree.sql;
 
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;

@@ -1,4 +1,4 @@
-package io.github.s3mergetree.delivery;
+package io.github.s3mergetree.delivery.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

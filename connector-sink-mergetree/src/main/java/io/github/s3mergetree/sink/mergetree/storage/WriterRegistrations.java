@@ -1,4 +1,4 @@
-package io.github.s3mergetree.sink.mergetree.writer;
+package io.github.s3mergetree.sink.mergetree.storage;
 
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.TableKeys;

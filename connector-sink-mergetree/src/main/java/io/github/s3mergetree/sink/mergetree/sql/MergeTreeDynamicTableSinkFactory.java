@@ -1,10 +1,10 @@
-package io.github.s3mergetree.sink.mergetree.table;
+package io.github.s3mergetree.sink.mergetree.sql;
 
 import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.connector.table.ClickHouseTypes;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;

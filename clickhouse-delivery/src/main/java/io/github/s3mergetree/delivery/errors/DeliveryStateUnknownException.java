@@ -1,4 +1,4 @@
-package io.github.s3mergetree.delivery;
+package io.github.s3mergetree.delivery.errors;
 
 import java.io.IOException;
 

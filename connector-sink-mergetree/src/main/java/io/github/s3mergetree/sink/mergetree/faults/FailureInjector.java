@@ -1,4 +1,4 @@
-package io.github.s3mergetree.sink.mergetree;
+package io.github.s3mergetree.sink.mergetree.faults;
 
 import java.io.Serializable;
 import org.apache.flink.annotation.Internal;

@@ -1,10 +1,10 @@
-package io.github.s3mergetree.sink.mergetree.table;
+package io.github.s3mergetree.sink.mergetree.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
-import io.github.s3mergetree.sink.mergetree.MergeTreeSinkOptions;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,10 +1,11 @@
-package io.github.s3mergetree.sink.mergetree;
+package io.github.s3mergetree.sink.mergetree.table;
 
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.expr.EvaluationContext;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.table.TableSettings;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.time.ZoneId;

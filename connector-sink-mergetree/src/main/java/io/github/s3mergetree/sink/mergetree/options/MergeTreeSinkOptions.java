@@ -1,5 +1,6 @@
-package io.github.s3mergetree.sink.mergetree;
+package io.github.s3mergetree.sink.mergetree.options;
 
+import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;

@@ -1,4 +1,4 @@
-package io.github.s3mergetree.delivery;
+package io.github.s3mergetree.delivery.ledger;
 
 import io.github.s3mergetree.engine.part.PartName;
 import java.nio.charset.StandardCharsets;
