@@ -159,7 +159,8 @@ class BloomFilterIndexChDbTest {
                                 INDEXES,
                                 GENERATOR,
                                 ", index_granularity_bytes = " + granularityBytes,
-                                FILTERS)
+                                FILTERS,
+                                false)
                         .run();
         // the comparison means something: the bloom filters do drop granules
         assertThat(dropping).isGreaterThan(10);

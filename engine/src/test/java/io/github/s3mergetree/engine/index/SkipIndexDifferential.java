@@ -42,6 +42,9 @@ import java.util.stream.Stream;
  * @param generator a SELECT of the rows, with {@code SEED} and {@code ROWS} placeholders
  * @param settings extra MergeTree settings, starting with a comma (may be empty)
  * @param filters WHERE conditions the indexes serve
+ * @param exactMarks whether marks must be equal byte for byte; else compressed offsets are compared
+ *     as block ordinals (streams over 64 KiB: lz4-java and ClickHouse's LZ4 may compress a block to
+ *     a few bytes more or less)
  */
 record SkipIndexDifferential(
         ChDb ch,
@@ -51,9 +54,13 @@ record SkipIndexDifferential(
         String indexes,
         String generator,
         String settings,
-        List<String> filters) {
+        List<String> filters,
+        boolean exactMarks) {
 
-    /** Runs the comparison; returns how many (filter, skip index) pairs dropped granules. */
+    /**
+     * Runs the comparison; returns how many (filter, skip index) pairs dropped granules, the least
+     * over our inserted parts and each of our merged parts.
+     */
     int run() throws Exception {
         String tail = " ENGINE = MergeTree ORDER BY id SETTINGS index_granularity = 100" + settings;
         String columns = " (" + structure + indexes + ")";
@@ -139,7 +146,7 @@ record SkipIndexDifferential(
             ch.attachPart(target, out);
             ch.assertCheckTablePasses(target);
             assertSameRows(target, "ref_" + name);
-            assertSameGranulesDropped(target, "ref_" + name);
+            dropping = Math.min(dropping, assertSameGranulesDropped(target, "ref_" + name));
         }
         return dropping;
     }
@@ -221,6 +228,8 @@ record SkipIndexDifferential(
                 assertThat(firstDifference(x, y))
                         .as(ours.resolve(f) + " decompressed: first difference (-1: none)")
                         .isEqualTo(-1);
+            } else if (exactMarks) {
+                assertThat(marks(a)).as(ours.resolve(f).toString()).isEqualTo(marks(b));
             } else {
                 String data = f.substring(0, f.lastIndexOf('.')) + dataExtension(names, f);
                 int stride = f.endsWith(".mrk2") ? 3 : 2;

@@ -102,7 +102,8 @@ class TextBloomFilterIndexChDbTest {
                         indexes,
                         GENERATOR,
                         ", index_granularity_bytes = " + granularityBytes,
-                        FILTERS)
+                        FILTERS,
+                        false)
                 .run();
     }
 }
