@@ -155,6 +155,36 @@ public final class SipHash128 {
         return out;
     }
 
+    /**
+     * ClickHouse's 64-bit output of the same state machine ({@code SipHash::get64}, SQL {@code
+     * sipHash64}): {@code v0^v1^v2^v3} after the same finalisation. The state is not changed.
+     */
+    public long finish64() {
+        long s0 = v0;
+        long s1 = v1;
+        long s2 = v2;
+        long s3 = v3;
+        compress(current | ((count & 0xff) << 56));
+        v2 ^= 0xff;
+        sipRound();
+        sipRound();
+        sipRound();
+        sipRound();
+        long out = v0 ^ v1 ^ v2 ^ v3;
+        v0 = s0;
+        v1 = s1;
+        v2 = s2;
+        v3 = s3;
+        return out;
+    }
+
+    /** SQL {@code sipHash64} of {@code b[off, off+len)} (see {@link #finish64()}). */
+    public static long sipHash64(byte[] b, int off, int len) {
+        SipHash128 h = new SipHash128();
+        h.update(b, off, len);
+        return h.finish64();
+    }
+
     /** Returns the number of bytes fed so far. */
     public long count() {
         return count;
