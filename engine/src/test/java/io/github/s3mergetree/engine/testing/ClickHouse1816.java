@@ -142,7 +142,8 @@ public final class ClickHouse1816 implements AutoCloseable {
      * gets {@code extraConfigXml} (elements of {@code <yandex>}, e.g. {@code <zookeeper>}, {@code
      * <macros>}, {@code <interserver_http_port>}).
      */
-    static ClickHouse1816 start(Path workDir, boolean http, int tcpPort, String extraConfigXml) {
+    public static ClickHouse1816 start(
+            Path workDir, boolean http, int tcpPort, String extraConfigXml) {
         Objects.requireNonNull(workDir, "workDir");
         Objects.requireNonNull(extraConfigXml, "extraConfigXml");
         long t0 = System.nanoTime();
@@ -406,6 +407,18 @@ public final class ClickHouse1816 implements AutoCloseable {
     }
 
     /**
+     * Runs one statement with these query settings (passed as the client's {@code --name=value}
+     * options, e.g. {@code insert_distributed_sync}) and returns its trimmed output.
+     *
+     * @throws ClickHouse1816Exception if the client exits with a non-zero code (with its stderr)
+     */
+    public String query(String sql, java.util.Map<String, String> settings) {
+        List<String> options = new ArrayList<>();
+        settings.forEach((k, v) -> options.add("--" + k + "=" + v));
+        return runClient(sql, null, QUERY_TIMEOUT, options).trim();
+    }
+
+    /**
      * Runs a statement returning a single integer (e.g. {@code SELECT count() FROM t}).
      *
      * @throws IllegalStateException if the result is not exactly one integer
@@ -541,12 +554,17 @@ public final class ClickHouse1816 implements AutoCloseable {
     }
 
     private String runClient(String sql, byte[] input, Duration timeout) {
+        return runClient(sql, input, timeout, List.of());
+    }
+
+    private String runClient(String sql, byte[] input, Duration timeout, List<String> options) {
         Objects.requireNonNull(sql, "sql");
         if (closed) {
             throw new IllegalStateException("ClickHouse1816 is closed");
         }
         List<String> command = new ArrayList<>(clientCommand);
         command.addAll(List.of("--host", "127.0.0.1", "--port", Integer.toString(port)));
+        command.addAll(options);
         command.add("--query=" + sql);
         Path in = null;
         Path out = null;
@@ -665,7 +683,8 @@ public final class ClickHouse1816 implements AutoCloseable {
                         + INSTALL_HINT);
     }
 
-    static int freePort() throws IOException {
+    /** A TCP port free on 127.0.0.1 now (for a server the caller names before starting it). */
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(false);
             s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
