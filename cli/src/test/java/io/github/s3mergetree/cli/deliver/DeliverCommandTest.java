@@ -2,17 +2,17 @@ package io.github.s3mergetree.cli.deliver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.cli.S3MergeTreeCommand;
+import io.github.s3mergetree.cli.testing.CommandRun;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,18 +42,31 @@ class DeliverCommandTest {
         }
     }
 
-    private record Run(int code, String out, String err) {}
+    /** A table of {@link #DDL} written by the engine under {@code dir/name}. */
+    private static MergeTreeTable table(String name) throws IOException {
+        return MergeTreeTable.open(
+                io.github.s3mergetree.engine.store.TableStore.local(
+                        dir.resolve(name).toAbsolutePath().toString()),
+                TableLayouts.fromDdl(DDL),
+                Clock.systemUTC());
+    }
 
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(out, true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(args);
-        return new Run(
-                code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    /**
+     * {@code deliver} of table {@code name} into {@code target} of the server, with {@code extra}.
+     */
+    private static CommandRun deliver(String name, String target, String... extra) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "deliver",
+                                "--table-path",
+                                dir.resolve(name).toString(),
+                                "--clickhouse-url",
+                                "http://127.0.0.1:" + ch.httpPort(),
+                                "--clickhouse-table",
+                                target));
+        args.addAll(List.of(extra));
+        return CommandRun.of(args);
     }
 
     private static void insert(MergeTreeTable table, long from, int n) throws Exception {
@@ -71,104 +84,44 @@ class DeliverCommandTest {
 
     @Test
     void deliversATableWrittenEarlierOnceIntoClickHouse1816() throws Exception {
-        Path tableDir = dir.resolve("posts");
-        MergeTreeTable table =
-                MergeTreeTable.open(
-                        io.github.s3mergetree.engine.store.TableStore.local(
-                                tableDir.toAbsolutePath().toString()),
-                        TableLayouts.fromDdl(DDL),
-                        Clock.systemUTC());
+        MergeTreeTable table = table("posts");
         insert(table, 0, 10_000);
         insert(table, 10_000, 2_000);
         ch.query(
                 "CREATE TABLE live (id UInt64, p UInt8, s String) ENGINE = MergeTree PARTITION BY p ORDER BY id");
         ch.query("INSERT INTO live VALUES (99999999, 0, 'earlier')");
-        String url = "http://127.0.0.1:" + ch.httpPort();
-        Run first =
-                run(
-                        "deliver",
-                        "--table-path",
-                        tableDir.toString(),
-                        "--clickhouse-url",
-                        url,
-                        "--clickhouse-table",
-                        "default.live");
+        CommandRun first = deliver("posts", "default.live");
         assertThat(first.code()).as(first.err()).isZero();
         assertThat(first.out().trim()).startsWith("{\"deliveries\":1,\"parts\":6,\"rows\":12000,");
         assertThat(ch.query("SELECT count(), uniqExact(id), sum(id) FROM live"))
                 .isEqualTo("12001\t12001\t" + (99999999L + 11999L * 12000 / 2));
-        Run again =
-                run(
-                        "deliver",
-                        "--table-path",
-                        tableDir.toString(),
-                        "--clickhouse-url",
-                        url,
-                        "--clickhouse-table",
-                        "default.live");
+        CommandRun again = deliver("posts", "default.live");
         assertThat(again.code()).as(again.err()).isZero();
         assertThat(again.out().trim()).startsWith("{\"deliveries\":0,\"parts\":0,\"rows\":0,");
         insert(table, 12_000, 5);
-        Run more =
-                run(
-                        "deliver",
-                        "--table-path",
-                        tableDir.toString(),
-                        "--clickhouse-url",
-                        url,
-                        "--clickhouse-table",
-                        "default.live");
+        CommandRun more = deliver("posts", "default.live");
         assertThat(more.out().trim()).startsWith("{\"deliveries\":1,\"parts\":3,\"rows\":5,");
         assertThat(ch.query("SELECT count() FROM live")).isEqualTo("12006");
     }
 
     @Test
     void badTargetsAreOneLineBeforeAnythingIsSent() throws Exception {
-        Path tableDir = dir.resolve("other");
-        MergeTreeTable table =
-                MergeTreeTable.open(
-                        io.github.s3mergetree.engine.store.TableStore.local(
-                                tableDir.toAbsolutePath().toString()),
-                        TableLayouts.fromDdl(DDL),
-                        Clock.systemUTC());
-        insert(table, 0, 10);
-        String url = "http://127.0.0.1:" + ch.httpPort();
-        Run missing =
-                run(
-                        "deliver",
-                        "--table-path",
-                        tableDir.toString(),
-                        "--clickhouse-url",
-                        url,
-                        "--clickhouse-table",
-                        "default.nope");
+        insert(table("other"), 0, 10);
+        CommandRun missing = deliver("other", "default.nope");
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.err().lines().findFirst().orElseThrow())
                 .contains("default.nope does not exist")
                 .contains("create it first");
         ch.query(
                 "CREATE TABLE wrong (id UInt64, p UInt8, s String) ENGINE = MergeTree PARTITION BY p ORDER BY (p, id)");
-        Run wrong =
-                run(
-                        "deliver",
-                        "--table-path",
-                        tableDir.toString(),
-                        "--clickhouse-url",
-                        url,
-                        "--clickhouse-table",
-                        "default.wrong");
+        CommandRun wrong = deliver("other", "default.wrong");
         assertThat(wrong.code()).isEqualTo(1);
         assertThat(wrong.err())
                 .contains("ORDER BY is id in the written table but (p, id) on the server");
         assertThat(ch.query("SELECT count() FROM wrong")).isEqualTo("0");
-        Run password =
-                run(
-                        "deliver",
-                        "--table-path",
-                        tableDir.toString(),
-                        "--clickhouse-url",
-                        url,
-                        "--clickhouse-table",
+        CommandRun password =
+                deliver(
+                        "other",
                         "default.wrong",
                         "--clickhouse-user",
                         "nobody",
@@ -176,17 +129,7 @@ class DeliverCommandTest {
                         "pw-not-shown");
         assertThat(password.code()).isEqualTo(1);
         assertThat(password.err()).contains("--clickhouse-user").doesNotContain("pw-not-shown");
-        Run restoreLocal =
-                run(
-                        "deliver",
-                        "--table-path",
-                        tableDir.toString(),
-                        "--clickhouse-url",
-                        url,
-                        "--clickhouse-table",
-                        "default.wrong",
-                        "--deliver",
-                        "restore");
+        CommandRun restoreLocal = deliver("other", "default.wrong", "--deliver", "restore");
         assertThat(restoreLocal.code()).isEqualTo(2);
         assertThat(restoreLocal.err()).contains("needs the table on S3");
     }

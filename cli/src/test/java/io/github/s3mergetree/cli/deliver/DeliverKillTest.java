@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.cli.s3server.LocalS3Server;
+import io.github.s3mergetree.cli.testing.CommandRun;
 import io.github.s3mergetree.delivery.DeliveryFaultPoints;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
@@ -11,10 +12,7 @@ import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
 import io.github.s3mergetree.engine.testing.RowsHash;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,14 +91,8 @@ class DeliverKillTest {
                                         + ": "
                                         + Files.readString(dir.resolve("child.err")))
                         .isEqualTo(137);
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                ByteArrayOutputStream err = new ByteArrayOutputStream();
-                int code =
-                        new S3MergeTreeCommand(
-                                        new PrintStream(out, true, StandardCharsets.UTF_8),
-                                        new PrintStream(err, true, StandardCharsets.UTF_8))
-                                .run(args.toArray(String[]::new));
-                assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+                CommandRun rerun = CommandRun.of(args);
+                assertThat(rerun.code()).as(rerun.err()).isZero();
                 String expected =
                         client.query(
                                         Sql.of(

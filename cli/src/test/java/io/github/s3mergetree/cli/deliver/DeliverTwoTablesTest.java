@@ -2,16 +2,13 @@ package io.github.s3mergetree.cli.deliver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.cli.s3server.LocalS3Server;
+import io.github.s3mergetree.cli.testing.CommandRun;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,31 +88,24 @@ class DeliverTwoTablesTest {
 
     /** Runs {@code deliver} of {@code s3://bkt/tables/<table>}; returns its stdout line. */
     private static String deliver(LocalS3Server s3, ChDbHttpServer server, String table) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(out, true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(
-                                new String[] {
-                                    "deliver",
-                                    "--table-path",
-                                    "s3://bkt/tables/" + table,
-                                    "--s3-endpoint",
-                                    s3.endpoint().toString(),
-                                    "--s3-path-style",
-                                    "--s3-access-key",
-                                    KEY,
-                                    "--s3-secret-key",
-                                    SECRET,
-                                    "--clickhouse-url",
-                                    server.url(),
-                                    "--clickhouse-table",
-                                    "default.live"
-                                });
-        assertThat(code).as("deliver %s: %s", table, err.toString(StandardCharsets.UTF_8)).isZero();
-        return out.toString(StandardCharsets.UTF_8).trim();
+        CommandRun run =
+                CommandRun.of(
+                        "deliver",
+                        "--table-path",
+                        "s3://bkt/tables/" + table,
+                        "--s3-endpoint",
+                        s3.endpoint().toString(),
+                        "--s3-path-style",
+                        "--s3-access-key",
+                        KEY,
+                        "--s3-secret-key",
+                        SECRET,
+                        "--clickhouse-url",
+                        server.url(),
+                        "--clickhouse-table",
+                        "default.live");
+        assertThat(run.code()).as("deliver %s: %s", table, run.err()).isZero();
+        return run.out().trim();
     }
 
     private static void assertLiveHolds(ClickHouseHttpClient client, List<String> union)

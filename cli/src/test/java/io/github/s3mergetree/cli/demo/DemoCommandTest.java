@@ -2,18 +2,16 @@ package io.github.s3mergetree.cli.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.cli.s3server.LocalS3Server;
+import io.github.s3mergetree.cli.testing.CommandRun;
 import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,37 +22,40 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoCommandTest {
     @TempDir Path tmp;
 
+    /**
+     * {@code demo} of 4 files of 2,000 rows in 2 parallel readers under {@code tmp/work}, with
+     * {@code extra}; it succeeded (or the test fails with its stderr).
+     */
+    private CommandRun demo(String... extra) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "demo",
+                                "--rows",
+                                "2000",
+                                "--files",
+                                "4",
+                                "--parallelism",
+                                "2",
+                                "--work-dir",
+                                tmp.resolve("work").toString()));
+        args.addAll(List.of(extra));
+        CommandRun run = CommandRun.of(args);
+        assertThat(run.code()).as("exit code; stderr:\n%s", run.err()).isZero();
+        return run;
+    }
+
     @Test
     void demoWritesPartsThatClickHouseAttaches() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path work = tmp.resolve("work");
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(out, true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(
-                                new String[] {
-                                    "demo",
-                                    "--rows",
-                                    "2000",
-                                    "--files",
-                                    "4",
-                                    "--parallelism",
-                                    "2",
-                                    "--work-dir",
-                                    work.toString()
-                                });
-        String stdout = out.toString(StandardCharsets.UTF_8);
-        String stderr = err.toString(StandardCharsets.UTF_8);
-        assertThat(code).as("exit code; stderr:\n%s", stderr).isZero();
+        CommandRun run = demo();
+        String stdout = run.out();
 
-        String[] lines = stdout.strip().split("\n");
-        String json = lines[lines.length - 1];
+        String json = run.lastLine();
         assertThat(json).startsWith("{\"rows\":8000,");
-        long activeParts = field(json, "active_parts");
+        long activeParts = run.field("active_parts");
         assertThat(activeParts).isGreaterThanOrEqualTo(1);
-        assertThat(field(json, "parts_written")).isGreaterThanOrEqualTo(activeParts);
+        assertThat(run.field("parts_written")).isGreaterThanOrEqualTo(activeParts);
         assertThat(stdout)
                 .contains("CREATE TABLE posts (")
                 .contains("ALTER TABLE posts ATTACH PART '");
@@ -92,45 +93,16 @@ class DemoCommandTest {
 
     @Test
     void badUsageFailsWithOneLine() {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(
-                                        new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(new String[] {"demo", "--rows", "x"});
-        assertThat(code).isNotZero();
-        assertThat(err.toString(StandardCharsets.UTF_8))
-                .contains("--rows must be a positive integer")
-                .doesNotContain("\tat ");
+        CommandRun run = CommandRun.of("demo", "--rows", "x");
+        assertThat(run.code()).isNotZero();
+        assertThat(run.err()).contains("--rows must be a positive integer").doesNotContain("\tat ");
     }
 
     @Test
     void demoWritesAnS3TableThatClickHouseAttachesInPlace() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path work = tmp.resolve("work");
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(out, true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(
-                                new String[] {
-                                    "demo",
-                                    "--rows",
-                                    "2000",
-                                    "--files",
-                                    "4",
-                                    "--parallelism",
-                                    "2",
-                                    "--work-dir",
-                                    work.toString(),
-                                    "--table-path",
-                                    "s3://lake/tables/posts"
-                                });
-        String stdout = out.toString(StandardCharsets.UTF_8);
-        String stderr = err.toString(StandardCharsets.UTF_8);
-        assertThat(code).as("exit code; stderr:\n%s", stderr).isZero();
+        CommandRun run = demo("--table-path", "s3://lake/tables/posts");
+        String stdout = run.out();
         assertThat(stdout).doesNotContain("ALTER TABLE posts ATTACH PART");
         assertThat(work.resolve("table")).doesNotExist();
         // the table's objects are in the embedded server's store
@@ -143,8 +115,7 @@ class DemoCommandTest {
                 .contains("table_disk = 1")
                 .contains("type = s3_plain")
                 .contains("/lake/tables/posts/");
-        String[] lines = stdout.strip().split("\n");
-        assertThat(lines[lines.length - 1]).startsWith("{\"rows\":8000,");
+        assertThat(run.lastLine()).startsWith("{\"rows\":8000,");
 
         // served again as the printed command says, ClickHouse reads the table in place
         try (LocalS3Server server =
@@ -163,22 +134,10 @@ class DemoCommandTest {
 
     @Test
     void demoRefusesATablePathOtherThanS3() {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(
-                                        new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(new String[] {"demo", "--table-path", "/tmp/x"});
-        assertThat(code).isNotZero();
-        assertThat(err.toString(StandardCharsets.UTF_8))
+        CommandRun run = CommandRun.of("demo", "--table-path", "/tmp/x");
+        assertThat(run.code()).isNotZero();
+        assertThat(run.err())
                 .contains("demo --table-path takes s3://bucket/prefix")
                 .contains("'/tmp/x'");
-    }
-
-    private static long field(String json, String name) {
-        Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(json);
-        assertThat(m.find()).as("%s in %s", name, json).isTrue();
-        return Long.parseLong(m.group(1));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.s3mergetree.cli.S3MergeTreeCommand;
 import io.github.s3mergetree.cli.demo.PostsGenerator;
 import io.github.s3mergetree.cli.s3server.LocalS3Server;
+import io.github.s3mergetree.cli.testing.CommandRun;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.AttachStatements;
@@ -13,10 +14,7 @@ import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.RowsHash;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -25,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Test data and helpers for the ingest tests: posts Parquet files in a bucket directory served by a
@@ -148,8 +144,7 @@ final class IngestFixture implements AutoCloseable {
     /** The result of one in-process run. */
     record Result(int code, String out, String err) {
         String lastLine() {
-            String[] lines = out.strip().split("\n");
-            return lines[lines.length - 1];
+            return CommandRun.lastLine(out);
         }
 
         long field(String name) {
@@ -163,23 +158,13 @@ final class IngestFixture implements AutoCloseable {
 
         /** The text of field {@code name} of the summary line, matching {@code valueRegex}. */
         private String value(String name, String valueRegex) {
-            Matcher m =
-                    Pattern.compile("\"" + name + "\":(" + valueRegex + ")").matcher(lastLine());
-            assertThat(m.find()).as("%s in %s", name, lastLine()).isTrue();
-            return m.group(1);
+            return CommandRun.field(lastLine(), name, valueRegex);
         }
     }
 
     static Result runInProcess(List<String> args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(out, true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(args.toArray(String[]::new));
-        return new Result(
-                code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        CommandRun run = CommandRun.of(args);
+        return new Result(run.code(), run.out(), run.err());
     }
 
     /** Starts the command in a child JVM (stdout and stderr to files under {@code root}). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.cli.S3MergeTreeCommand;
+import io.github.s3mergetree.cli.testing.CommandRun;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
@@ -173,16 +174,10 @@ class S3ServerCommandTest {
         Files.createDirectories(root.resolve("Upper_Case"));
         Files.createDirectories(root.resolve("good-bucket.1"));
         Files.createDirectories(root.resolve(".hidden"));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code =
-                new S3MergeTreeCommand(
-                                new PrintStream(out, true, StandardCharsets.UTF_8),
-                                new PrintStream(err, true, StandardCharsets.UTF_8))
-                        .run(new String[] {"s3-server", "--root", root.toString()});
-        assertThat(code).isEqualTo(1);
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
-        assertThat(err.toString(StandardCharsets.UTF_8))
+        CommandRun run = CommandRun.of("s3-server", "--root", root.toString());
+        assertThat(run.code()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err())
                 .contains("'b' (S3 bucket names have 3 to 63 characters, this has 1)")
                 .contains("'Upper_Case' (S3 bucket names consist of lowercase letters")
                 .doesNotContain("good-bucket.1")

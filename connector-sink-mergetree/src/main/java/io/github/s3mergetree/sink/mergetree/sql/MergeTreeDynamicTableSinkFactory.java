@@ -2,7 +2,7 @@ package io.github.s3mergetree.sink.mergetree.sql;
 
 import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.connector.settings.NamedSettings;
-import io.github.s3mergetree.connector.table.ClickHouseTypes;
+import io.github.s3mergetree.connector.types.ClickHouseTypes;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;

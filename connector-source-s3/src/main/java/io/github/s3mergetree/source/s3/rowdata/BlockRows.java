@@ -1,6 +1,6 @@
 package io.github.s3mergetree.source.s3.rowdata;
 
-import io.github.s3mergetree.connector.table.ClickHouseTypes;
+import io.github.s3mergetree.connector.types.ClickHouseTypes;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.source.s3.format.TargetSchema;

@@ -113,7 +113,7 @@ final class ColumnVectors {
 
     private static String safeFlinkName(DataType ch) {
         try {
-            return io.github.s3mergetree.connector.table.ClickHouseTypes.toFlink(ch)
+            return io.github.s3mergetree.connector.types.ClickHouseTypes.toFlink(ch)
                     .asSummaryString();
         } catch (IllegalArgumentException e) {
             return "a supported type";

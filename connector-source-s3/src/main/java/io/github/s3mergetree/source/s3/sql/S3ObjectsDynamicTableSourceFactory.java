@@ -1,7 +1,7 @@
 package io.github.s3mergetree.source.s3.sql;
 
 import io.github.s3mergetree.connector.settings.NamedSettings;
-import io.github.s3mergetree.connector.table.ClickHouseTypes;
+import io.github.s3mergetree.connector.types.ClickHouseTypes;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
 import io.github.s3mergetree.source.s3.format.TargetSchema;

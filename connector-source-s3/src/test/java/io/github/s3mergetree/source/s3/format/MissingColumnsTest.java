@@ -1,11 +1,12 @@
 package io.github.s3mergetree.source.s3.format;
 
+import static io.github.s3mergetree.source.s3.format.ReadAsClickHouse.assertReadsLikeClickHouse;
 import static io.github.s3mergetree.source.s3.format.ReadAsClickHouse.rowBinary;
+import static io.github.s3mergetree.source.s3.format.ReadAsClickHouse.smallBlocks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
-import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.arrow.ArrowBlockFormat;
 import io.github.s3mergetree.source.s3.format.nativeformat.NativeBlockFormat;
 import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
@@ -73,9 +74,7 @@ class MissingColumnsTest {
         try (FormatTesting t = testing(new Configuration())) {
             ParquetBlockFormat format = new ParquetBlockFormat(TargetSchema.parse(structure));
             for (String f : List.of("a.parquet", "b.parquet")) {
-                assertThat(rowBinary(t, format, f))
-                        .isEqualTo(
-                                chdb.readFileAsRowBinary(dir.resolve(f), "Parquet", structure, ""));
+                assertReadsLikeClickHouse(chdb, t, format, dir, f, "Parquet", structure);
             }
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(150);
         }
@@ -132,9 +131,7 @@ class MissingColumnsTest {
                 ArrowBlockFormat format =
                         new ArrowBlockFormat(
                                 ArrowBlockFormat.Kind.of(f[1]), TargetSchema.parse(structure));
-                assertThat(rowBinary(t, format, f[0]))
-                        .isEqualTo(
-                                chdb.readFileAsRowBinary(dir.resolve(f[0]), f[1], structure, ""));
+                assertReadsLikeClickHouse(chdb, t, format, dir, f[0], f[1], structure);
             }
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(150);
         }
@@ -176,10 +173,7 @@ class MissingColumnsTest {
         String structure = "Id UInt64, Scor Int32";
         try (FormatTesting t = testing(new Configuration())) {
             NativeBlockFormat format = new NativeBlockFormat(TargetSchema.parse(structure));
-            assertThat(rowBinary(t, format, "a.native"))
-                    .isEqualTo(
-                            chdb.readFileAsRowBinary(
-                                    dir.resolve("a.native"), "Native", structure, ""));
+            assertReadsLikeClickHouse(chdb, t, format, dir, "a.native", "Native", structure);
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(30);
         }
         assertThat(log.getMessages()).hasSize(1);
@@ -189,8 +183,6 @@ class MissingColumnsTest {
     }
 
     private static FormatTesting testing(Configuration conf) {
-        conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 16);
-        return new FormatTesting(
-                ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
+        return smallBlocks(dir, conf);
     }
 }

@@ -6,10 +6,8 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.arrow.ArrowBlockFormat;
-import io.github.s3mergetree.source.s3.format.arrow.ArrowFromClickHouseTest;
 import io.github.s3mergetree.source.s3.format.nativeformat.NativeBlockFormat;
 import io.github.s3mergetree.source.s3.format.parquet.ParquetBlockFormat;
-import io.github.s3mergetree.source.s3.format.parquet.ParquetFromClickHouseTest;
 import io.github.s3mergetree.source.s3.format.text.TextBlockFormat;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
@@ -220,7 +218,7 @@ public class RealWorldFilesITCase {
                             format(c.format(), TargetSchema.parse(c.structure())),
                             t.wholeSplit(c.file()));
             records.forEach(r -> blocks.add(r.record()));
-            ours = ArrowFromClickHouseTest.rowBinary(records);
+            ours = ReadAsClickHouse.recordsRowBinary(records);
         } catch (IOException | RuntimeException e) {
             ourError = e.getClass().getSimpleName() + ": " + e.getMessage();
         }
@@ -242,7 +240,7 @@ public class RealWorldFilesITCase {
         }
         String where;
         try {
-            where = ParquetFromClickHouseTest.firstDifference(blocks, theirs);
+            where = ReadAsClickHouse.firstDifference(blocks, theirs);
         } catch (RuntimeException e) {
             where = "at byte " + Arrays.mismatch(ours, theirs) + " (" + e + ")";
         }

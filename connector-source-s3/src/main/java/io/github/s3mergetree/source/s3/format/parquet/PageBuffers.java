@@ -43,6 +43,9 @@ final class PageBuffers {
     private int[] dictOffsets = NO_INTS;
     private byte[] dictBytes = NO_BYTES;
     private int[] dictCodes = NO_INTS;
+    // a run's INT32 / INT64 values before they are narrowed or range-checked into the column
+    private int[] runInts = NO_INTS;
+    private long[] runLongs = NO_LONGS;
     final PageScratch scratch = new PageScratch();
     private Thread owner;
 
@@ -91,6 +94,12 @@ final class PageBuffers {
         }
         if (4L * dictCodes.length > MAX_KEPT_BYTES) {
             dictCodes = NO_INTS;
+        }
+        if (4L * runInts.length > MAX_KEPT_BYTES) {
+            runInts = NO_INTS;
+        }
+        if (8L * runLongs.length > MAX_KEPT_BYTES) {
+            runLongs = NO_LONGS;
         }
         ArrayDeque<PageBuffers> pool = POOL.get();
         if (pool.size() < MAX_POOLED) {
@@ -152,6 +161,22 @@ final class PageBuffers {
             dictCodes = new int[n];
         }
         return dictCodes;
+    }
+
+    /** An array for a run of {@code n} INT32 values (its earlier content is stale). */
+    int[] runInts(int n) {
+        if (runInts.length < n) {
+            runInts = new int[n];
+        }
+        return runInts;
+    }
+
+    /** An array for a run of {@code n} INT64 values. */
+    long[] runLongs(int n) {
+        if (runLongs.length < n) {
+            runLongs = new long[n];
+        }
+        return runLongs;
     }
 
     /** How many buffers this thread keeps (for tests). */

@@ -33,8 +33,8 @@ import org.apache.parquet.column.values.bitpacking.Packer;
  * without parquet-mr's value-at-a-time column reader: definition levels and dictionary indices are
  * unpacked into int arrays (RLE / bit-packed hybrid), and a run of rows without NULLs is appended
  * to the target column in one tight loop per representation (a bulk copy for PLAIN numbers, an
- * array lookup per row for dictionary pages, length-prefixed byte copies for PLAIN strings). Runs
- * with NULLs go value by value.
+ * array lookup per row for dictionary pages, length-prefixed byte copies for PLAIN strings). In a
+ * run with NULLs, each stretch of defined values between them is appended the same way.
  *
  * <p>Handles PLAIN and dictionary (PLAIN_DICTIONARY / RLE_DICTIONARY) encoded INT32, INT64, FLOAT,
  * DOUBLE and BYTE_ARRAY values in v1 and v2 data pages, copied as they are, INT32 values narrowed
@@ -239,27 +239,19 @@ final class ParquetFlatPageReader {
         switch (kind) {
             case INT32, INT32_TO_INT16, INT32_TO_INT8, DATE -> {
                 dictInts = buffers.dictInts(n);
-                for (int i = 0; i < n; i++) {
-                    dictInts[i] = b.getInt();
-                }
+                b.asIntBuffer().get(dictInts, 0, n);
             }
             case INT64, TIMESTAMP_TO_DATETIME -> {
                 dictLongs = buffers.dictLongs(n);
-                for (int i = 0; i < n; i++) {
-                    dictLongs[i] = b.getLong();
-                }
+                b.asLongBuffer().get(dictLongs, 0, n);
             }
             case FLOAT -> {
                 dictFloats = buffers.dictFloats(n);
-                for (int i = 0; i < n; i++) {
-                    dictFloats[i] = b.getFloat();
-                }
+                b.asFloatBuffer().get(dictFloats, 0, n);
             }
             case DOUBLE -> {
                 dictDoubles = buffers.dictDoubles(n);
-                for (int i = 0; i < n; i++) {
-                    dictDoubles[i] = b.getDouble();
-                }
+                b.asDoubleBuffer().get(dictDoubles, 0, n);
             }
             case BINARY, ENUM8, ENUM16 -> {
                 dictOffsets = buffers.dictOffsets(n + 1);
@@ -386,24 +378,10 @@ final class ParquetFlatPageReader {
                     continue;
                 }
                 int n = Math.min(rows - done, pageValues - pagePos);
-                if (pageAllDefined || allDefined(pagePos, n)) {
-                    appendRun(values, n);
-                    if (nullable != null) {
-                        nullable.addNotNull(n);
-                    }
+                if (pageAllDefined) {
+                    appendDefined(values, nullable, n);
                 } else {
-                    for (int i = pagePos; i < pagePos + n; i++) {
-                        if (defs[i] == maxDef) {
-                            appendValue(values);
-                            if (nullable != null) {
-                                nullable.addNotNull();
-                            }
-                        } else if (nullable != null) {
-                            nullable.addNull();
-                        } else {
-                            appendDefault.run();
-                        }
-                    }
+                    appendWithNulls(values, nullable, appendDefault, pagePos + n);
                 }
                 pagePos += n;
                 done += n;
@@ -413,13 +391,41 @@ final class ParquetFlatPageReader {
         }
     }
 
-    private boolean allDefined(int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            if (defs[i] != maxDef) {
-                return false;
+    /**
+     * Appends the page's values up to {@code to} (positions in {@link #defs}, from {@link
+     * #pagePos}): each run of defined values in bulk, each undefined one as a NULL (or the target's
+     * default where the target is not Nullable).
+     */
+    private void appendWithNulls(
+            Column values, NullableColumn nullable, Runnable appendDefault, int to) {
+        int[] d = defs;
+        int max = maxDef;
+        int i = pagePos;
+        while (i < to) {
+            int runEnd = i;
+            while (runEnd < to && d[runEnd] == max) {
+                runEnd++;
+            }
+            if (runEnd > i) {
+                appendDefined(values, nullable, runEnd - i);
+                i = runEnd;
+            } else {
+                if (nullable != null) {
+                    nullable.addNull();
+                } else {
+                    appendDefault.run();
+                }
+                i++;
             }
         }
-        return true;
+    }
+
+    /** Appends the next {@code n} values, none of them NULL, and marks them present. */
+    private void appendDefined(Column values, NullableColumn nullable, int n) {
+        appendRun(values, n);
+        if (nullable != null) {
+            nullable.addNotNull(n);
+        }
     }
 
     /** Appends the next {@code n} values, none of them NULL. */
@@ -429,63 +435,174 @@ final class ParquetFlatPageReader {
             case INT64 -> appendLongs((LongColumn) c, n);
             case FLOAT -> appendFloats((FloatColumn) c, n);
             case DOUBLE -> appendDoubles((DoubleColumn) c, n);
-            case BINARY -> {
-                if (dictEncoded) {
-                    appendDictionaryStrings((StringColumn) c, n);
-                } else if (plain.hasArray()) {
-                    appendPlainStrings((StringColumn) c, n);
-                } else {
-                    appendEach(c, n);
-                }
-            }
+            case BINARY -> appendStrings((StringColumn) c, n);
             case INT32_TO_INT16 -> appendShorts((ShortColumn) c, n);
             case INT32_TO_INT8 -> appendBytes((ByteColumn) c, n);
-            case ENUM8, ENUM16 -> appendEach(c, n);
             case DATE -> appendDates((ShortColumn) c, n);
             case TIMESTAMP_TO_DATETIME -> appendDateTimes((IntColumn) c, n);
+            case ENUM8, ENUM16 -> {
+                for (int i = 0; i < n; i++) {
+                    appendEnum(c);
+                }
+            }
         }
     }
 
-    private void appendDates(ShortColumn c, int n) {
+    // The four physical number types: the next n values of the page, looked up in the
+    // dictionary or copied from PLAIN, written to 'into' from 'at'. One loop per primitive type
+    // (no boxing, no per-value call through an interface).
+
+    private void readInts(int[] into, int at, int n) {
+        if (dictEncoded) {
+            gather(dictInts, into, at, n);
+        } else {
+            plain.asIntBuffer().get(into, at, n);
+            skipPlain(Integer.BYTES * n);
+        }
+    }
+
+    private void readLongs(long[] into, int at, int n) {
+        if (dictEncoded) {
+            gather(dictLongs, into, at, n);
+        } else {
+            plain.asLongBuffer().get(into, at, n);
+            skipPlain(Long.BYTES * n);
+        }
+    }
+
+    private void readFloats(float[] into, int at, int n) {
+        if (dictEncoded) {
+            gather(dictFloats, into, at, n);
+        } else {
+            plain.asFloatBuffer().get(into, at, n);
+            skipPlain(Float.BYTES * n);
+        }
+    }
+
+    private void readDoubles(double[] into, int at, int n) {
+        if (dictEncoded) {
+            gather(dictDoubles, into, at, n);
+        } else {
+            plain.asDoubleBuffer().get(into, at, n);
+            skipPlain(Double.BYTES * n);
+        }
+    }
+
+    private void gather(int[] dict, int[] into, int at, int n) {
+        int[] idx = indices;
+        int p = takeIndices(n);
+        for (int i = 0; i < n; i++) {
+            into[at + i] = dict[idx[p + i]];
+        }
+    }
+
+    private void gather(long[] dict, long[] into, int at, int n) {
+        int[] idx = indices;
+        int p = takeIndices(n);
+        for (int i = 0; i < n; i++) {
+            into[at + i] = dict[idx[p + i]];
+        }
+    }
+
+    private void gather(float[] dict, float[] into, int at, int n) {
+        int[] idx = indices;
+        int p = takeIndices(n);
+        for (int i = 0; i < n; i++) {
+            into[at + i] = dict[idx[p + i]];
+        }
+    }
+
+    private void gather(double[] dict, double[] into, int at, int n) {
+        int[] idx = indices;
+        int p = takeIndices(n);
+        for (int i = 0; i < n; i++) {
+            into[at + i] = dict[idx[p + i]];
+        }
+    }
+
+    /** The position of the next {@code n} dictionary indices in {@link #indices}, consumed. */
+    private int takeIndices(int n) {
+        int p = indexPos;
+        indexPos = p + n;
+        return p;
+    }
+
+    private void skipPlain(int bytes) {
+        plain.position(plain.position() + bytes);
+    }
+
+    /** The next {@code n} INT32 values in a scratch array (valid until the next run). */
+    private int[] runOfInts(int n) {
+        int[] v = buffers.runInts(n);
+        readInts(v, 0, n);
+        return v;
+    }
+
+    /** The next {@code n} INT64 values in a scratch array (valid until the next run). */
+    private long[] runOfLongs(int n) {
+        long[] v = buffers.runLongs(n);
+        readLongs(v, 0, n);
+        return v;
+    }
+
+    private void appendInts(IntColumn c, int n) {
+        readInts(c.reserve(n), c.size(), n);
+        c.setSize(c.size() + n);
+    }
+
+    private void appendLongs(LongColumn c, int n) {
+        readLongs(c.reserve(n), c.size(), n);
+        c.setSize(c.size() + n);
+    }
+
+    private void appendFloats(FloatColumn c, int n) {
+        readFloats(c.reserve(n), c.size(), n);
+        c.setSize(c.size() + n);
+    }
+
+    private void appendDoubles(DoubleColumn c, int n) {
+        readDoubles(c.reserve(n), c.size(), n);
+        c.setSize(c.size() + n);
+    }
+
+    /** INT32 values narrowed to 16 bits. */
+    private void appendShorts(ShortColumn c, int n) {
+        int[] v = runOfInts(n);
         int s = c.size();
         short[] d = c.reserve(n);
-        if (dictEncoded) {
-            int[] idx = indices;
-            int p = indexPos;
-            int[] dict = dictInts;
-            for (int i = 0; i < n; i++) {
-                d[s + i] = date(dict[idx[p + i]], s + i);
-            }
-            indexPos = p + n;
-        } else {
-            ByteBuffer b = plain;
-            int at = b.position();
-            for (int i = 0; i < n; i++) {
-                d[s + i] = date(b.getInt(at + 4 * i), s + i);
-            }
-            b.position(at + 4 * n);
+        for (int i = 0; i < n; i++) {
+            d[s + i] = (short) v[i];
+        }
+        c.setSize(s + n);
+    }
+
+    /** INT32 values narrowed to 8 bits. */
+    private void appendBytes(ByteColumn c, int n) {
+        int[] v = runOfInts(n);
+        int s = c.size();
+        byte[] d = c.reserve(n);
+        for (int i = 0; i < n; i++) {
+            d[s + i] = (byte) v[i];
+        }
+        c.setSize(s + n);
+    }
+
+    private void appendDates(ShortColumn c, int n) {
+        int[] v = runOfInts(n);
+        int s = c.size();
+        short[] d = c.reserve(n);
+        for (int i = 0; i < n; i++) {
+            d[s + i] = date(v[i], s + i);
         }
         c.setSize(s + n);
     }
 
     private void appendDateTimes(IntColumn c, int n) {
+        long[] v = runOfLongs(n);
         int s = c.size();
         int[] d = c.reserve(n);
-        if (dictEncoded) {
-            int[] idx = indices;
-            int p = indexPos;
-            long[] dict = dictLongs;
-            for (int i = 0; i < n; i++) {
-                d[s + i] = dateTime(dict[idx[p + i]], s + i);
-            }
-            indexPos = p + n;
-        } else {
-            ByteBuffer b = plain;
-            int at = b.position();
-            for (int i = 0; i < n; i++) {
-                d[s + i] = dateTime(b.getLong(at + 8 * i), s + i);
-            }
-            b.position(at + 8 * n);
+        for (int i = 0; i < n; i++) {
+            d[s + i] = dateTime(v[i], s + i);
         }
         c.setSize(s + n);
     }
@@ -510,134 +627,24 @@ final class ParquetFlatPageReader {
         return (int) seconds;
     }
 
-    private void appendEach(Column c, int n) {
-        for (int i = 0; i < n; i++) {
-            appendValue(c);
-        }
-    }
-
-    private void appendInts(IntColumn c, int n) {
-        int s = c.size();
-        int[] d = c.reserve(n);
+    private void appendStrings(StringColumn c, int n) {
         if (dictEncoded) {
-            lookUp(dictInts, d, s, n);
+            appendDictionaryStrings(c, n);
+        } else if (plain.hasArray()) {
+            appendPlainStrings(c, n);
         } else {
-            plain.asIntBuffer().get(d, s, n);
-            plain.position(plain.position() + 4 * n);
-        }
-        c.setSize(s + n);
-    }
-
-    private void lookUp(int[] dict, int[] d, int s, int n) {
-        int[] idx = indices;
-        int p = indexPos;
-        for (int i = 0; i < n; i++) {
-            d[s + i] = dict[idx[p + i]];
-        }
-        indexPos = p + n;
-    }
-
-    private void appendLongs(LongColumn c, int n) {
-        int s = c.size();
-        long[] d = c.reserve(n);
-        if (dictEncoded) {
-            int[] idx = indices;
-            int p = indexPos;
-            long[] dict = dictLongs;
             for (int i = 0; i < n; i++) {
-                d[s + i] = dict[idx[p + i]];
+                int len = plain.getInt();
+                byte[] buf = c.reserveBytes(len);
+                plain.get(buf, c.totalBytes(), len);
+                c.commitRow(len);
             }
-            indexPos = p + n;
-        } else {
-            plain.asLongBuffer().get(d, s, n);
-            plain.position(plain.position() + 8 * n);
         }
-        c.setSize(s + n);
-    }
-
-    private void appendFloats(FloatColumn c, int n) {
-        int s = c.size();
-        float[] d = c.reserve(n);
-        if (dictEncoded) {
-            int[] idx = indices;
-            int p = indexPos;
-            float[] dict = dictFloats;
-            for (int i = 0; i < n; i++) {
-                d[s + i] = dict[idx[p + i]];
-            }
-            indexPos = p + n;
-        } else {
-            plain.asFloatBuffer().get(d, s, n);
-            plain.position(plain.position() + 4 * n);
-        }
-        c.setSize(s + n);
-    }
-
-    private void appendDoubles(DoubleColumn c, int n) {
-        int s = c.size();
-        double[] d = c.reserve(n);
-        if (dictEncoded) {
-            int[] idx = indices;
-            int p = indexPos;
-            double[] dict = dictDoubles;
-            for (int i = 0; i < n; i++) {
-                d[s + i] = dict[idx[p + i]];
-            }
-            indexPos = p + n;
-        } else {
-            plain.asDoubleBuffer().get(d, s, n);
-            plain.position(plain.position() + 8 * n);
-        }
-        c.setSize(s + n);
-    }
-
-    private void appendShorts(ShortColumn c, int n) {
-        int s = c.size();
-        short[] d = c.reserve(n);
-        if (dictEncoded) {
-            int[] idx = indices;
-            int p = indexPos;
-            int[] dict = dictInts;
-            for (int i = 0; i < n; i++) {
-                d[s + i] = (short) dict[idx[p + i]];
-            }
-            indexPos = p + n;
-        } else {
-            ByteBuffer b = plain;
-            int at = b.position();
-            for (int i = 0; i < n; i++) {
-                d[s + i] = (short) b.getInt(at + 4 * i);
-            }
-            b.position(at + 4 * n);
-        }
-        c.setSize(s + n);
-    }
-
-    private void appendBytes(ByteColumn c, int n) {
-        int s = c.size();
-        byte[] d = c.reserve(n);
-        if (dictEncoded) {
-            int[] idx = indices;
-            int p = indexPos;
-            int[] dict = dictInts;
-            for (int i = 0; i < n; i++) {
-                d[s + i] = (byte) dict[idx[p + i]];
-            }
-            indexPos = p + n;
-        } else {
-            ByteBuffer b = plain;
-            int at = b.position();
-            for (int i = 0; i < n; i++) {
-                d[s + i] = (byte) b.getInt(at + 4 * i);
-            }
-            b.position(at + 4 * n);
-        }
-        c.setSize(s + n);
     }
 
     private void appendDictionaryStrings(StringColumn c, int n) {
         int[] idx = indices;
-        int p = indexPos;
+        int p = takeIndices(n);
         int[] dOff = dictOffsets;
         long total = 0;
         for (int i = 0; i < n; i++) {
@@ -657,7 +664,6 @@ final class ParquetFlatPageReader {
             pos += len;
             offsets[s + i] = pos;
         }
-        indexPos = p + n;
         c.setSize(s + n);
     }
 
@@ -699,73 +705,28 @@ final class ParquetFlatPageReader {
         c.setSize(s + n);
     }
 
-    private void appendValue(Column c) {
+    /** The next value, an Enum name, as its code (or through the fallback if it names none). */
+    private void appendEnum(Column c) {
+        byte[] name;
+        int off;
+        int len;
+        int code;
         if (dictEncoded) {
             int k = indices[indexPos++];
-            switch (kind) {
-                case INT32 -> ((IntColumn) c).add(dictInts[k]);
-                case INT64 -> ((LongColumn) c).add(dictLongs[k]);
-                case FLOAT -> ((FloatColumn) c).add(dictFloats[k]);
-                case DOUBLE -> ((DoubleColumn) c).add(dictDoubles[k]);
-                case BINARY ->
-                        ((StringColumn) c)
-                                .add(
-                                        dictBytes,
-                                        dictOffsets[k],
-                                        dictOffsets[k + 1] - dictOffsets[k]);
-                case INT32_TO_INT16 -> ((ShortColumn) c).add((short) dictInts[k]);
-                case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) dictInts[k]);
-                case DATE -> ((ShortColumn) c).add(date(dictInts[k], c.size()));
-                case TIMESTAMP_TO_DATETIME -> ((IntColumn) c).add(dateTime(dictLongs[k], c.size()));
-                case ENUM8, ENUM16 -> {
-                    int code = dictCodes[k];
-                    if (code == NO_CODE) {
-                        enumFallback.append(
-                                c, dictBytes, dictOffsets[k], dictOffsets[k + 1] - dictOffsets[k]);
-                    } else {
-                        addCode(c, code);
-                    }
-                }
-            }
-            return;
+            name = dictBytes;
+            off = dictOffsets[k];
+            len = dictOffsets[k + 1] - off;
+            code = dictCodes[k];
+        } else {
+            len = plain.getInt();
+            name = new byte[len];
+            plain.get(name);
+            off = 0;
+            code = codeOf(name, 0, len);
         }
-        switch (kind) {
-            case INT32 -> ((IntColumn) c).add(plain.getInt());
-            case INT64 -> ((LongColumn) c).add(plain.getLong());
-            case FLOAT -> ((FloatColumn) c).add(plain.getFloat());
-            case DOUBLE -> ((DoubleColumn) c).add(plain.getDouble());
-            case INT32_TO_INT16 -> ((ShortColumn) c).add((short) plain.getInt());
-            case INT32_TO_INT8 -> ((ByteColumn) c).add((byte) plain.getInt());
-            case DATE -> ((ShortColumn) c).add(date(plain.getInt(), c.size()));
-            case TIMESTAMP_TO_DATETIME -> ((IntColumn) c).add(dateTime(plain.getLong(), c.size()));
-            case BINARY -> {
-                int len = plain.getInt();
-                StringColumn sc = (StringColumn) c;
-                if (plain.hasArray()) {
-                    sc.add(plain.array(), plain.arrayOffset() + plain.position(), len);
-                    plain.position(plain.position() + len);
-                } else {
-                    byte[] buf = sc.reserveBytes(len);
-                    plain.get(buf, sc.totalBytes(), len);
-                    sc.commitRow(len);
-                }
-            }
-            case ENUM8, ENUM16 -> {
-                int len = plain.getInt();
-                byte[] name = new byte[len];
-                plain.get(name);
-                int code = codeOf(name, 0, len);
-                if (code == NO_CODE) {
-                    enumFallback.append(c, name, 0, len);
-                } else {
-                    addCode(c, code);
-                }
-            }
-        }
-    }
-
-    private void addCode(Column c, int code) {
-        if (kind == Kind.ENUM8) {
+        if (code == NO_CODE) {
+            enumFallback.append(c, name, off, len);
+        } else if (kind == Kind.ENUM8) {
             ((ByteColumn) c).add((byte) code);
         } else {
             ((ShortColumn) c).add((short) code);

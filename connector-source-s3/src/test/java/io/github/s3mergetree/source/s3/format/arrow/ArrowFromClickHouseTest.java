@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.io.ByteArraySink;
-import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.ObjectFormatException;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
+import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.format.arrow.ArrowBlockFormat.Kind;
 import io.github.s3mergetree.source.s3.format.nativeformat.NativeBlockFormatTest;
-import io.github.s3mergetree.source.s3.format.parquet.ParquetFromClickHouseTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
@@ -21,8 +19,6 @@ import io.github.s3mergetree.source.s3.testutils.S3TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,49 +174,6 @@ public class ArrowFromClickHouseTest {
                 conf);
     }
 
-    public static byte[] rowBinary(List<PositionedRecord<Block>> records) {
-        ByteArraySink out = new ByteArraySink();
-        for (PositionedRecord<Block> rec : records) {
-            Block b = rec.record();
-            ParquetFromClickHouseTest.assertColumnSizes(b);
-            for (int r = 0; r < b.rows(); r++) {
-                for (int c = 0; c < b.columnCount(); c++) {
-                    ValueSerde.write(b.types().get(c), b.column(c), r, out);
-                }
-            }
-        }
-        return out.toByteArray();
-    }
-
-    static void assertEqualsClickHouse(List<PositionedRecord<Block>> records, byte[] expected) {
-        byte[] got = rowBinary(records);
-        if (!java.util.Arrays.equals(got, expected)) {
-            List<Block> blocks = new ArrayList<>();
-            records.forEach(r -> blocks.add(r.record()));
-            int pos = java.util.Arrays.mismatch(got, expected);
-            // which side is off: ours, or chDB's reference reading (an empty or short reference
-            // file also reports row 0 here)
-            assertThat(ParquetFromClickHouseTest.firstDifference(blocks, expected))
-                    .as(
-                            "RowBinary of ours %d bytes, chDB's %d bytes; at byte %d ours %s,"
-                                    + " chDB's %s",
-                            got.length,
-                            expected.length,
-                            pos,
-                            hexAround(got, pos),
-                            hexAround(expected, pos))
-                    .isEqualTo("none (mismatch at byte " + pos + ")");
-        }
-    }
-
-    private static String hexAround(byte[] b, int pos) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = Math.max(0, pos); i < Math.min(b.length, pos + 16); i++) {
-            sb.append(String.format("%02x", b[i] & 0xFF));
-        }
-        return sb.length() == 0 ? "(nothing)" : sb.toString();
-    }
-
     @ParameterizedTest
     @CsvSource({
         "lz4-dict.arrow, Arrow",
@@ -238,14 +191,15 @@ public class ArrowFromClickHouseTest {
             assertThat(FormatTesting.rows(records)).isEqualTo(ROWS);
             assertThat(records)
                     .allSatisfy(r -> assertThat(r.record().rows()).isLessThanOrEqualTo(2048));
-            assertEqualsClickHouse(records, expected);
+            ReadAsClickHouse.assertRowBinaryEquals(ReadAsClickHouse.blocks(records), expected);
 
             // resume from every 4th position: the rest equals the rest of the full read
             for (int i = 0; i < records.size(); i += 4) {
                 PositionedRecord<Block> at = records.get(i);
                 var rest = t.readAll(f, split.withPosition(at.offset(), at.recordsToSkip()));
                 var full = records.subList(i + 1, records.size());
-                assertThat(rowBinary(rest)).isEqualTo(rowBinary(full));
+                assertThat(ReadAsClickHouse.recordsRowBinary(rest))
+                        .isEqualTo(ReadAsClickHouse.recordsRowBinary(full));
             }
         }
     }

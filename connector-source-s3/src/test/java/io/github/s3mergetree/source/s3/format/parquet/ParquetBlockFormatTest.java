@@ -20,8 +20,8 @@ import io.github.s3mergetree.source.s3.enumerator.SplitPlanner;
 import io.github.s3mergetree.source.s3.format.ObjectBytes;
 import io.github.s3mergetree.source.s3.format.ObjectFormatException;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
+import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.arrow.ArrowFromClickHouseTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
@@ -366,8 +366,8 @@ class ParquetBlockFormatTest {
                     .as("the reader took the prefetched object instead of copying ranges of it")
                     .isTrue();
             assertThat(FormatTesting.rows(prefetched)).isEqualTo(rows);
-            assertThat(ArrowFromClickHouseTest.rowBinary(prefetched))
-                    .isEqualTo(ArrowFromClickHouseTest.rowBinary(direct));
+            assertThat(ReadAsClickHouse.recordsRowBinary(prefetched))
+                    .isEqualTo(ReadAsClickHouse.recordsRowBinary(direct));
         }
     }
 

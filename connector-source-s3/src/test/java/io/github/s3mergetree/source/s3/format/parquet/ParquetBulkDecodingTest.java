@@ -15,8 +15,8 @@ import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.ObjectFormatException;
 import io.github.s3mergetree.source.s3.format.PositionedRecord;
+import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.arrow.ArrowFromClickHouseTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import io.github.s3mergetree.source.s3.testutils.ParquetFiles;
@@ -155,8 +155,8 @@ class ParquetBulkDecodingTest {
             assertThat(ParquetColumnDecoder.BULK_CHUNKS.get()).isEqualTo(before2);
 
             assertThat(FormatTesting.rows(bulk)).isEqualTo(ROWS);
-            assertThat(ArrowFromClickHouseTest.rowBinary(bulk))
-                    .isEqualTo(ArrowFromClickHouseTest.rowBinary(slow));
+            assertThat(ReadAsClickHouse.recordsRowBinary(bulk))
+                    .isEqualTo(ReadAsClickHouse.recordsRowBinary(slow));
             checkValues(bulk);
         }
     }

@@ -3,24 +3,16 @@ package io.github.s3mergetree.source.s3.format.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.engine.column.ArrayColumn;
-import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.column.Column;
-import io.github.s3mergetree.engine.column.TupleColumn;
-import io.github.s3mergetree.engine.io.ByteArraySink;
-import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.ObjectFormatException;
+import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.arrow.ArrowFromClickHouseTest;
 import io.github.s3mergetree.source.s3.format.nativeformat.NativeBlockFormatTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -126,30 +118,14 @@ public class ParquetFromClickHouseTest {
             ParquetColumnDecoder.bulkDecoding = false;
             try {
                 var slow = t.readAll(new ParquetBlockFormat(target), t.wholeSplit("t.parquet"));
-                assertThat(ArrowFromClickHouseTest.rowBinary(slow))
-                        .isEqualTo(ArrowFromClickHouseTest.rowBinary(records));
+                assertThat(ReadAsClickHouse.recordsRowBinary(slow))
+                        .isEqualTo(ReadAsClickHouse.recordsRowBinary(records));
             } finally {
                 ParquetColumnDecoder.bulkDecoding = true;
             }
-            ByteArraySink out = new ByteArraySink();
-            List<Block> blocks = new ArrayList<>();
-            records.forEach(r -> blocks.add(r.record()));
-            for (Block b : blocks) {
-                assertColumnSizes(b);
-                for (int r = 0; r < b.rows(); r++) {
-                    for (int c = 0; c < b.columnCount(); c++) {
-                        ValueSerde.write(b.types().get(c), b.column(c), r, out);
-                    }
-                }
-            }
-            byte[] expected = Files.readAllBytes(dir.resolve("expected.bin"));
-            byte[] got = out.toByteArray();
-            if (!java.util.Arrays.equals(got, expected)) {
-                // name the first differing column to make a failure readable
-                int pos = java.util.Arrays.mismatch(got, expected);
-                assertThat(firstDifference(blocks, expected))
-                        .isEqualTo("none (mismatch at byte " + pos + ")");
-            }
+            ReadAsClickHouse.assertRowBinaryEquals(
+                    ReadAsClickHouse.blocks(records),
+                    Files.readAllBytes(dir.resolve("expected.bin")));
 
             // shapes that do not fit are refused naming the object, the column and the shape
             var split = t.wholeSplit("t.parquet");
@@ -171,47 +147,5 @@ public class ParquetFromClickHouseTest {
                     .hasMessageContaining("t.parquet: column 'm'")
                     .hasMessageContaining("has no Array or Map there");
         }
-    }
-
-    /** Every column of the block, and each Tuple element, holds exactly the block's rows. */
-    public static void assertColumnSizes(Block b) {
-        for (int c = 0; c < b.columnCount(); c++) {
-            Column col = b.column(c);
-            assertThat(col.size()).as("rows of column %s", b.names().get(c)).isEqualTo(b.rows());
-            if (col instanceof ArrayColumn a && a.elements() instanceof TupleColumn t) {
-                for (int k = 0; k < t.arity(); k++) {
-                    assertThat(t.element(k).size())
-                            .as("elements of column %s, Tuple element %d", b.names().get(c), k)
-                            .isEqualTo(a.size() == 0 ? 0 : a.end(a.size() - 1));
-                }
-            }
-        }
-    }
-
-    /** Which row and column first differ, found by re-serializing value by value. */
-    public static String firstDifference(List<Block> blocks, byte[] expected) {
-        ByteArraySink out = new ByteArraySink();
-        long row = 0;
-        for (Block b : blocks) {
-            for (int r = 0; r < b.rows(); r++, row++) {
-                for (int c = 0; c < b.columnCount(); c++) {
-                    int before = out.size();
-                    ValueSerde.write(b.types().get(c), b.column(c), r, out);
-                    byte[] buf = out.buffer();
-                    for (int i = before; i < out.size(); i++) {
-                        if (i >= expected.length || buf[i] != expected[i]) {
-                            return "row "
-                                    + row
-                                    + ", column "
-                                    + b.names().get(c)
-                                    + " ("
-                                    + b.types().get(c)
-                                    + ")";
-                        }
-                    }
-                }
-            }
-        }
-        return "none";
     }
 }

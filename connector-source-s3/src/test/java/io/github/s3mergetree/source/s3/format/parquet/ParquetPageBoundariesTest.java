@@ -6,10 +6,10 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbSession;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
 import io.github.s3mergetree.source.s3.format.RealWorldFilesITCase;
 import io.github.s3mergetree.source.s3.format.RealWorldFilesITCase.Case;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.arrow.ArrowFromClickHouseTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.io.IOException;
@@ -165,14 +165,14 @@ class ParquetPageBoundariesTest {
                                     t.readAll(
                                             new ParquetBlockFormat(TargetSchema.parse(structure)),
                                             t.wholeSplit(c.file()));
-                            byte[] ours = ArrowFromClickHouseTest.rowBinary(records);
+                            byte[] ours = ReadAsClickHouse.recordsRowBinary(records);
                             if (!Arrays.equals(ours, expected)) {
                                 List<Block> blocks = new ArrayList<>();
                                 records.forEach(r -> blocks.add(r.record()));
                                 failures.add(
                                         how
                                                 + ": "
-                                                + ParquetFromClickHouseTest.firstDifference(
+                                                + ReadAsClickHouse.firstDifference(
                                                         blocks, expected));
                             }
                         } catch (IOException | RuntimeException e) {

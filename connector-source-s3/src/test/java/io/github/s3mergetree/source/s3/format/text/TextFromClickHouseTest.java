@@ -7,9 +7,9 @@ import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
+import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.format.nativeformat.NativeBlockFormatTest;
-import io.github.s3mergetree.source.s3.format.parquet.ParquetFromClickHouseTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.testutils.FormatTesting;
 import java.nio.file.Files;
@@ -97,8 +97,7 @@ class TextFromClickHouseTest {
             }
             byte[] expected = Files.readAllBytes(dir.resolve("expected.bin"));
             if (!java.util.Arrays.equals(out.toByteArray(), expected)) {
-                assertThat(ParquetFromClickHouseTest.firstDifference(blocks, expected))
-                        .isEqualTo("none");
+                assertThat(ReadAsClickHouse.firstDifference(blocks, expected)).isEqualTo("none");
             }
         }
     }

@@ -1,10 +1,10 @@
 package io.github.s3mergetree.source.s3.format.text;
 
+import static io.github.s3mergetree.source.s3.format.ReadAsClickHouse.assertReadsLikeClickHouse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.s3mergetree.engine.testing.ChDb;
-import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.MissingColumns;
 import io.github.s3mergetree.source.s3.format.ObjectFormatException;
 import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
@@ -81,10 +81,14 @@ class TextMissingColumnsTest {
         String structure = "Id UInt64, Scor Int32";
         try (FormatTesting t = testing(new Configuration())) {
             for (String f : List.of("a.csv", "b.csv")) {
-                assertThat(rowBinary(t, "CSVWithNames", structure, f))
-                        .isEqualTo(
-                                chdb.readFileAsRowBinary(
-                                        dir.resolve(f), "CSVWithNames", structure, ""));
+                assertReadsLikeClickHouse(
+                        chdb,
+                        t,
+                        format("CSVWithNames", structure),
+                        dir,
+                        f,
+                        "CSVWithNames",
+                        structure);
             }
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(60);
         }
@@ -101,10 +105,8 @@ class TextMissingColumnsTest {
         String structure = "Scor Int32, Id UInt64, Extra String";
         try (FormatTesting t = testing(new Configuration())) {
             for (String kind : List.of("TabSeparatedWithNames", "TSVWithNames")) {
-                assertThat(rowBinary(t, kind, structure, "a.tsv"))
-                        .isEqualTo(
-                                chdb.readFileAsRowBinary(
-                                        dir.resolve("a.tsv"), "TSVWithNames", structure, ""));
+                assertReadsLikeClickHouse(
+                        chdb, t, format(kind, structure), dir, "a.tsv", "TSVWithNames", structure);
             }
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(60);
         }
@@ -120,13 +122,11 @@ class TextMissingColumnsTest {
     void aDetectedCsvOrTsvHeaderLackingAColumnIsSaid() throws Exception {
         String structure = "Id UInt64, Score Int32, Extra String";
         try (FormatTesting t = testing(new Configuration())) {
-            assertThat(rowBinary(t, "CSV", structure, "a.csv"))
-                    .isEqualTo(
-                            chdb.readFileAsRowBinary(dir.resolve("a.csv"), "CSV", structure, ""));
+            assertReadsLikeClickHouse(
+                    chdb, t, format("CSV", structure), dir, "a.csv", "CSV", structure);
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(40);
-            assertThat(rowBinary(t, "TabSeparated", structure, "a.tsv"))
-                    .isEqualTo(
-                            chdb.readFileAsRowBinary(dir.resolve("a.tsv"), "TSV", structure, ""));
+            assertReadsLikeClickHouse(
+                    chdb, t, format("TabSeparated", structure), dir, "a.tsv", "TSV", structure);
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(70);
         }
         assertThat(log.getMessages()).hasSize(1);
@@ -140,14 +140,16 @@ class TextMissingColumnsTest {
     void csvWithoutAHeaderHasNoMissingColumns() throws Exception {
         String structure = "Id UInt64, Score Int32";
         try (FormatTesting t = testing(new Configuration())) {
-            assertThat(rowBinary(t, "CSV", structure, "plain.csv"))
-                    .isEqualTo(
-                            chdb.readFileAsRowBinary(
-                                    dir.resolve("plain.csv"), "CSV", structure, ""));
-            assertThat(rowBinary(t, "CSVWithNames", structure, "a.csv"))
-                    .isEqualTo(
-                            chdb.readFileAsRowBinary(
-                                    dir.resolve("a.csv"), "CSVWithNames", structure, ""));
+            assertReadsLikeClickHouse(
+                    chdb, t, format("CSV", structure), dir, "plain.csv", "CSV", structure);
+            assertReadsLikeClickHouse(
+                    chdb,
+                    t,
+                    format("CSVWithNames", structure),
+                    dir,
+                    "a.csv",
+                    "CSVWithNames",
+                    structure);
             assertThat(t.metrics.rowsWithMissingColumns()).isZero();
         }
         assertThat(log.getMessages()).isEmpty();
@@ -157,10 +159,14 @@ class TextMissingColumnsTest {
     void aJsonEachRowKeyNoRowHasIsSaidButAKeySomeRowsLackIsNot() throws Exception {
         String structure = "Id UInt64, Score Int32, Scor Int32";
         try (FormatTesting t = testing(new Configuration())) {
-            assertThat(rowBinary(t, "JSONEachRow", structure, "a.ndjson"))
-                    .isEqualTo(
-                            chdb.readFileAsRowBinary(
-                                    dir.resolve("a.ndjson"), "JSONEachRow", structure, ""));
+            assertReadsLikeClickHouse(
+                    chdb,
+                    t,
+                    format("JSONEachRow", structure),
+                    dir,
+                    "a.ndjson",
+                    "JSONEachRow",
+                    structure);
             assertThat(t.metrics.rowsWithMissingColumns()).isEqualTo(25);
             assertThat(log.getMessages()).hasSize(1);
             assertThat(log.getMessages().get(0))
@@ -170,10 +176,14 @@ class TextMissingColumnsTest {
         }
         String present = "Id UInt64, Score Int32";
         try (FormatTesting t = testing(new Configuration())) {
-            assertThat(rowBinary(t, "JSONEachRow", present, "sparse.ndjson"))
-                    .isEqualTo(
-                            chdb.readFileAsRowBinary(
-                                    dir.resolve("sparse.ndjson"), "JSONEachRow", present, ""));
+            assertReadsLikeClickHouse(
+                    chdb,
+                    t,
+                    format("JSONEachRow", present),
+                    dir,
+                    "sparse.ndjson",
+                    "JSONEachRow",
+                    present);
             assertThat(t.metrics.rowsWithMissingColumns()).isZero();
         }
         assertThat(log.getMessages()).hasSize(1);
@@ -210,15 +220,15 @@ class TextMissingColumnsTest {
     }
 
     private static FormatTesting testing(Configuration conf) {
-        conf.set(S3SourceOptions.MAX_BLOCK_SIZE, 16);
-        return new FormatTesting(
-                ObjectStoreConfig.localDirectory(dir.toString()).createClient(), conf);
+        return ReadAsClickHouse.smallBlocks(dir, conf);
+    }
+
+    private static TextBlockFormat format(String kind, String structure) {
+        return new TextBlockFormat(TextBlockFormat.Kind.of(kind), TargetSchema.parse(structure));
     }
 
     private static byte[] rowBinary(FormatTesting t, String kind, String structure, String key)
             throws Exception {
-        TextBlockFormat format =
-                new TextBlockFormat(TextBlockFormat.Kind.of(kind), TargetSchema.parse(structure));
-        return ReadAsClickHouse.rowBinary(t, format, key);
+        return ReadAsClickHouse.rowBinary(t, format(kind, structure), key);
     }
 }

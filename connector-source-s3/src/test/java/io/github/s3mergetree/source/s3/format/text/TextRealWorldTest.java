@@ -11,8 +11,8 @@ import io.github.s3mergetree.engine.testing.ChDbException;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.enumerator.SplitPlanner;
 import io.github.s3mergetree.source.s3.format.ObjectFormatException;
+import io.github.s3mergetree.source.s3.format.ReadAsClickHouse;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
-import io.github.s3mergetree.source.s3.format.parquet.ParquetFromClickHouseTest;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.split.S3ObjectSplit;
 import io.github.s3mergetree.source.s3.testutils.Compressors;
@@ -121,7 +121,7 @@ class TextRealWorldTest {
         List<Block> blocks = oursBlocks(key, kind, structure, splitSize, new Configuration());
         byte[] actual = rowBinary(blocks);
         if (!Arrays.equals(actual, expected)) { // say which row and column, not 1000 bytes
-            assertThat(ParquetFromClickHouseTest.firstDifference(blocks, expected))
+            assertThat(ReadAsClickHouse.firstDifference(blocks, expected))
                     .as("first difference of our rows of " + key + " from ClickHouse's")
                     .isEqualTo("none");
         }

@@ -1,4 +1,4 @@
-package io.github.s3mergetree.connector.table;
+package io.github.s3mergetree.connector.types;
 
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
