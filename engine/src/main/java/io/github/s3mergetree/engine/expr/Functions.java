@@ -56,6 +56,7 @@ final class Functions {
         StringFunctions.register();
         ComparisonFunctions.register();
         LogicalFunctions.register();
+        DateTime64Functions.register();
     }
 
     /** The definition of {@code name} as ClickHouse resolves it, or null. */
