@@ -1493,7 +1493,7 @@ public final class DdlParser {
     /** The first non-deterministic function ({@code now}, {@code today}) {@code e} calls. */
     private static String nonDeterministicFunction(Expr e) {
         if (e instanceof io.github.s3mergetree.engine.expr.FunctionCall f) {
-            if (f.name().equals("now") || f.name().equals("today")) {
+            if (f.name().equals("now") || f.name().equals("now64") || f.name().equals("today")) {
                 return f.name();
             }
             for (Expr a : f.arguments()) {

@@ -404,7 +404,7 @@ final class DateFunctions {
                 result,
                 (cols, n, ctx) -> {
                     long[] out = new long[n];
-                    java.util.Arrays.fill(out, System.currentTimeMillis() / 1000);
+                    java.util.Arrays.fill(out, ctx.clock().instant().getEpochSecond());
                     return Vectors.fromLongs(out, n, result);
                 });
     }
@@ -417,7 +417,7 @@ final class DateFunctions {
                 DataTypes.DATE,
                 (cols, n, ctx) -> {
                     DateLut lut = DateLut.of(ctx.serverTimeZone());
-                    long d = lut.dayNum(System.currentTimeMillis() / 1000);
+                    long d = lut.dayNum(ctx.clock().instant().getEpochSecond());
                     long[] out = new long[n];
                     java.util.Arrays.fill(out, d);
                     return Vectors.fromLongs(out, n, DataTypes.DATE);

@@ -17,11 +17,14 @@ import java.util.Set;
  *
  * <p>Supported syntax: column names (bare, back-quoted or double-quoted), integer / float / string
  * literals, {@code NULL}, {@code true}/{@code false}, function calls, the operators {@code + - * /
- * %} and unary {@code -} with ClickHouse's precedence, parenthesised tuples {@code (a, b)}, and
- * {@code CAST(x AS T)} / {@code CAST(x, 'T')} / {@code x::T}. Comparisons, logical operators,
- * lambdas, arrays and subqueries are rejected as unsupported. As ClickHouse does, a minus sign in
- * front of a number literal makes a negative literal ({@code -1} is an Int8 constant, not {@code
- * negate(1)}), and in partition keys {@code %} / {@code modulo} means {@code moduloLegacy}.
+ * %} and unary {@code -}, the comparisons {@code = == != <> < <= > >=}, {@code [NOT] IN
+ * (constants)}, {@code [NOT] BETWEEN}, {@code IS [NOT] NULL}, {@code NOT}, {@code AND}, {@code OR},
+ * all with ClickHouse's precedence (lowest first: OR, AND, NOT, IS NULL, BETWEEN, comparisons and
+ * IN, + -, * / %, unary minus), parenthesised tuples {@code (a, b)}, and {@code CAST(x AS T)} /
+ * {@code CAST(x, 'T')} / {@code x::T}. LIKE, lambdas, arrays and subqueries are rejected as
+ * unsupported. As ClickHouse does, a minus sign in front of a number literal makes a negative
+ * literal ({@code -1} is an Int8 constant, not {@code negate(1)}), and in partition keys {@code %}
+ * / {@code modulo} means {@code moduloLegacy}.
  *
  * <p>Why a parser of our own: the engine must compute keys exactly as ClickHouse does, so it needs
  * the expression itself, typed by ClickHouse's rules, not just its text.
@@ -312,6 +315,11 @@ public final class ExprParser {
             return t.get(pos);
         }
 
+        /** The token {@code ahead} places after the next one (or the end of input). */
+        Token peekAt(int ahead) {
+            return t.get(Math.min(pos + ahead, t.size() - 1));
+        }
+
         Token next() {
             Token k = t.get(pos);
             if (k.type() != Type.EOF) {
@@ -357,7 +365,202 @@ public final class ExprParser {
             }
         }
 
+        /** A whole expression: {@code OR} has the lowest precedence. */
         Ast expression() {
+            return logical("OR", "or");
+        }
+
+        /**
+         * {@code a OR b OR c} (or {@code AND}): one call of all operands, as ClickHouse merges a
+         * chain of the same logical operator; a parenthesised chain stays a call of its own.
+         */
+        Ast logical(String word, String function) {
+            Ast first = word.equals("OR") ? logical("AND", "and") : not();
+            if (!peek().isWord(word)) {
+                return first;
+            }
+            List<Ast> items = new ArrayList<>();
+            items.add(first);
+            int at = peek().start();
+            while (peek().isWord(word)) {
+                next();
+                items.add(word.equals("OR") ? logical("AND", "and") : not());
+            }
+            return checkedOperator(function, word, FunctionCall.Form.INFIX, items, at);
+        }
+
+        /** {@code NOT a}: below the comparisons ({@code NOT a = b} is {@code NOT (a = b)}). */
+        Ast not() {
+            Token k = peek();
+            if (k.isWord("NOT")) {
+                next();
+                enter(k);
+                Ast a = not();
+                leave();
+                return checkedOperator(
+                        "not", "NOT", FunctionCall.Form.PREFIX, List.of(a), k.start());
+            }
+            return isNull();
+        }
+
+        /** {@code a IS NULL}, {@code a IS NOT NULL}. */
+        Ast isNull() {
+            Ast a = between();
+            while (peek().isWord("IS")) {
+                Token k = next();
+                boolean negated = peek().isWord("NOT");
+                if (negated) {
+                    next();
+                }
+                Token n = peek();
+                if (!n.isWord("NULL")) {
+                    throw unexpected(
+                            n, negated ? "NULL after IS NOT" : "NULL or NOT NULL after IS");
+                }
+                next();
+                a =
+                        checkedOperator(
+                                negated ? "isNotNull" : "isNull",
+                                negated ? "IS NOT NULL" : "IS NULL",
+                                FunctionCall.Form.POSTFIX,
+                                List.of(a),
+                                k.start());
+            }
+            return a;
+        }
+
+        /**
+         * {@code a [NOT] BETWEEN lo AND hi}: as ClickHouse parses it, {@code (a >= lo) AND (a <=
+         * hi)} ({@code (a < lo) OR (a > hi)} with NOT).
+         */
+        Ast between() {
+            Ast a = comparison();
+            Token k = peek();
+            boolean negated = k.isWord("NOT") && peekAt(1).isWord("BETWEEN");
+            if (!k.isWord("BETWEEN") && !negated) {
+                return a;
+            }
+            next();
+            if (negated) {
+                next();
+            }
+            Ast low = comparison();
+            Token and = peek();
+            if (!and.isWord("AND")) {
+                throw unexpected(and, "AND in BETWEEN");
+            }
+            next();
+            Ast high = comparison();
+            int at = k.start();
+            Ast lower =
+                    checkedOperator(
+                            negated ? "less" : "greaterOrEquals",
+                            negated ? "<" : ">=",
+                            FunctionCall.Form.INFIX,
+                            List.of(a, low),
+                            at);
+            Ast upper =
+                    checkedOperator(
+                            negated ? "greater" : "lessOrEquals",
+                            negated ? ">" : "<=",
+                            FunctionCall.Form.INFIX,
+                            List.of(a, high),
+                            at);
+            return checkedOperator(
+                    negated ? "or" : "and",
+                    negated ? "OR" : "AND",
+                    FunctionCall.Form.INFIX,
+                    List.of(lower, upper),
+                    at);
+        }
+
+        /**
+         * {@code = == != <> < <= > >=} and {@code [NOT] IN}, left-associative ({@code a = b = c} is
+         * {@code (a = b) = c}, as in ClickHouse).
+         */
+        Ast comparison() {
+            Ast left = additive();
+            while (true) {
+                Token k = peek();
+                String function = null;
+                String op = null;
+                if (k.type() == Type.EQUALS) {
+                    function = "equals";
+                    op = "=";
+                } else if (k.type() == Type.OPERATOR) {
+                    switch (k.text()) {
+                        case "==" -> {
+                            function = "equals";
+                            op = "=";
+                        }
+                        case "!=", "<>" -> {
+                            function = "notEquals";
+                            op = "!=";
+                        }
+                        case "<" -> {
+                            function = "less";
+                            op = "<";
+                        }
+                        case ">" -> {
+                            function = "greater";
+                            op = ">";
+                        }
+                        case "<=" -> {
+                            function = "lessOrEquals";
+                            op = "<=";
+                        }
+                        case ">=" -> {
+                            function = "greaterOrEquals";
+                            op = ">=";
+                        }
+                        default -> {}
+                    }
+                }
+                if (function != null) {
+                    next();
+                    Ast right = additive();
+                    left =
+                            checkedOperator(
+                                    function,
+                                    op,
+                                    FunctionCall.Form.INFIX,
+                                    List.of(left, right),
+                                    k.start());
+                    continue;
+                }
+                boolean notIn = k.isWord("NOT") && peekAt(1).isWord("IN");
+                if (k.isWord("IN") || notIn) {
+                    next();
+                    if (notIn) {
+                        next();
+                    }
+                    Ast set = additive();
+                    List<Ast> args = new ArrayList<>();
+                    args.add(left);
+                    boolean tuple =
+                            set.kind == Ast.Kind.TUPLE
+                                    || (set.kind == Ast.Kind.CALL
+                                            && set.form == FunctionCall.Form.CALL
+                                            && set.name.equals("tuple"));
+                    if (tuple) {
+                        args.addAll(set.args);
+                    } else {
+                        args.add(set);
+                    }
+                    left =
+                            checkedOperator(
+                                    notIn ? "notIn" : "in",
+                                    notIn ? "NOT IN" : "IN",
+                                    FunctionCall.Form.IN,
+                                    args,
+                                    k.start());
+                    continue;
+                }
+                return left;
+            }
+        }
+
+        Ast additive() {
             Ast left = multiplicative();
             while (true) {
                 Token k = peek();
@@ -754,7 +957,17 @@ public final class ExprParser {
                                 printName = "modulo";
                             }
                         }
-                        List<Expr> args = bindAll(a.args);
+                        List<Ast> argAsts = a.args;
+                        if (a.form == FunctionCall.Form.IN) {
+                            // NULL in the set matches nothing (transform_null_in = 0)
+                            argAsts = new ArrayList<>();
+                            for (Ast x : a.args) {
+                                if (x.kind != Ast.Kind.LITERAL || x.literal != NULL_MARKER) {
+                                    argAsts.add(x);
+                                }
+                            }
+                        }
+                        List<Expr> args = bindAll(argAsts);
                         FunctionCall.Form form =
                                 def.name().equals("tuple") ? FunctionCall.Form.TUPLE : a.form;
                         return Functions.call(def, args, a.position, form, printName);

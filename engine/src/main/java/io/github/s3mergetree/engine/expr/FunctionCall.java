@@ -29,8 +29,12 @@ public final class FunctionCall extends BaseExpr {
         CALL,
         /** {@code a op b}. */
         INFIX,
-        /** {@code -a}. */
+        /** {@code -a}, {@code NOT a}. */
         PREFIX,
+        /** {@code a IS NULL}. */
+        POSTFIX,
+        /** {@code a IN (b, c)}: the first argument, the operator, the others in parentheses. */
+        IN,
         /** {@code (a, b)}. */
         TUPLE,
         /** Prints as its only argument: the conversion ClickHouse applies to a DEFAULT value. */
@@ -104,7 +108,10 @@ public final class FunctionCall extends BaseExpr {
 
     @Override
     public boolean isConstant() {
-        return required.isEmpty() && !name.equals("now") && !name.equals("today");
+        return required.isEmpty()
+                && !name.equals("now")
+                && !name.equals("now64")
+                && !name.equals("today");
     }
 
     @Override
@@ -113,11 +120,31 @@ public final class FunctionCall extends BaseExpr {
             case IMPLICIT:
                 return args.get(0).toSql();
             case INFIX:
-                return operand(args.get(0)) + " " + operator + " " + operand(args.get(1));
+                {
+                    StringBuilder b = new StringBuilder(operand(args.get(0)));
+                    for (int i = 1; i < args.size(); i++) {
+                        b.append(' ').append(operator).append(' ').append(operand(args.get(i)));
+                    }
+                    return b.toString();
+                }
+            case POSTFIX:
+                return operand(args.get(0)) + " " + operator;
+            case IN:
+                {
+                    StringBuilder b = new StringBuilder(operand(args.get(0)));
+                    b.append(' ').append(operator).append(" (");
+                    for (int i = 1; i < args.size(); i++) {
+                        b.append(i > 1 ? ", " : "").append(args.get(i).toSql());
+                    }
+                    return b.append(')').toString();
+                }
             case PREFIX:
                 {
                     Expr a = args.get(0);
                     String s = operand(a);
+                    if (Character.isLetter(operator.charAt(0))) {
+                        return operator + " " + s;
+                    }
                     if (s.startsWith("-") || a instanceof Literal) {
                         s = "(" + s + ")";
                     }
@@ -137,7 +164,11 @@ public final class FunctionCall extends BaseExpr {
     }
 
     private static String operand(Expr e) {
-        if (e instanceof FunctionCall f && (f.form == Form.INFIX || f.form == Form.PREFIX)) {
+        if (e instanceof FunctionCall f
+                && (f.form == Form.INFIX
+                        || f.form == Form.PREFIX
+                        || f.form == Form.POSTFIX
+                        || f.form == Form.IN)) {
             return "(" + f.toSql() + ")";
         }
         if (e instanceof FunctionCall f && f.form == Form.IMPLICIT) {
@@ -161,6 +192,18 @@ public final class FunctionCall extends BaseExpr {
     public String columnName() {
         if (form == Form.IMPLICIT) {
             return args.get(0).columnName();
+        }
+        if (form == Form.IN) {
+            // ClickHouse's name: in(x, (1, 2)), or in(x, 1) for one element
+            StringBuilder b = new StringBuilder(name).append('(');
+            b.append(args.get(0).columnName()).append(", ");
+            if (args.size() != 2) {
+                b.append('(');
+            }
+            for (int i = 1; i < args.size(); i++) {
+                b.append(i > 1 ? ", " : "").append(args.get(i).columnName());
+            }
+            return b.append(args.size() != 2 ? "))" : ")").toString();
         }
         StringBuilder b = new StringBuilder();
         if (form != Form.TUPLE) {

@@ -54,6 +54,9 @@ final class Functions {
         ConversionFunctions.register();
         IntervalFunctions.register();
         StringFunctions.register();
+        ComparisonFunctions.register();
+        LogicalFunctions.register();
+        DateTime64Functions.register();
     }
 
     /** The definition of {@code name} as ClickHouse resolves it, or null. */
@@ -73,12 +76,16 @@ final class Functions {
         boolean anyNullable = false;
         boolean anyLowCardinality = false;
         boolean allLowCardinalityOrConst = true;
+        int lowCardinalityColumns = 0;
         for (int i = 0; i < n; i++) {
             DataType t = args.get(i).resultType();
             boolean lc = t instanceof LowCardinalityType;
             anyLowCardinality |= lc;
             if (!lc && !args.get(i).isConstant()) {
                 allLowCardinalityOrConst = false;
+            }
+            if (lc && !args.get(i).isConstant()) {
+                lowCardinalityColumns++;
             }
             if (def.defaultNulls() && Vectors.stripLowCardinality(t) instanceof NullableType) {
                 unwrap[i] = true;
@@ -102,7 +109,12 @@ final class Functions {
             rt = new NullableType(rt);
             nullableResult = true;
         }
-        if (def.defaultLowCardinality() && anyLowCardinality && allLowCardinalityOrConst) {
+        // as ClickHouse: a LowCardinality result only for one LowCardinality column, the other
+        // arguments constants (two LowCardinality columns are computed as full columns)
+        if (def.defaultLowCardinality()
+                && anyLowCardinality
+                && allLowCardinalityOrConst
+                && lowCardinalityColumns <= 1) {
             try {
                 rt = new LowCardinalityType(rt);
             } catch (IllegalArgumentException e) {

@@ -30,7 +30,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * inserts carry a {@code ttl.txt} byte for byte equal to chDB's (table TTL, TTL with {@code WHERE},
  * column TTLs; Date, Date32, DateTime, DateTime(zone) and DateTime64 expressions; rows in the past,
  * in the future, at the epoch, before it and at the end of the DateTime range), listed in {@code
- * checksums.txt}; chDB attaches them and CHECK TABLE passes.
+ * checksums.txt}; chDB attaches them and CHECK TABLE passes. TTL {@code WHERE} conditions use the
+ * comparison and logical operators ({@code = != < >= IN BETWEEN IS NULL AND OR NOT}); merges remove
+ * the same rows as chDB's.
  */
 class TtlPartsChDbTest {
     @TempDir static Path tmp;
@@ -67,6 +69,12 @@ class TtlPartsChDbTest {
                 "rows|ORDER BY v TTL ts + INTERVAL 30 DAY",
                 "where|ORDER BY v TTL toDate(ts) + toIntervalDay(7), tz + INTERVAL 1 DAY"
                         + " WHERE v % 3, d + INTERVAL 1 YEAR DELETE WHERE n",
+                "wherecompare|ORDER BY v TTL ts + INTERVAL 1 DAY WHERE v % 3 = 1 AND n IS NOT"
+                        + " NULL, d + INTERVAL 1 YEAR WHERE s IN ('1', '2', '30', '301') OR v"
+                        + " BETWEEN 100 AND 300, toDate(ts) + toIntervalDay(7) WHERE NOT (n > 0)"
+                        + " AND d >= '2020-01-01' OR tz < ts",
+                "wherenull|ORDER BY v TTL toDateTime(t64) + INTERVAL 1 HOUR WHERE n IS NULL OR n != -3,"
+                        + " tz + INTERVAL 1 DAY WHERE v NOT IN (2, 4, 6) AND (n < 0 OR n IS NULL)",
                 "month|ORDER BY v TTL toStartOfDay(tz) + INTERVAL 1 MONTH",
                 "date32|ORDER BY v TTL d32",
                 "datetime64|ORDER BY v TTL t64",
@@ -90,6 +98,12 @@ class TtlPartsChDbTest {
                 "rows|ORDER BY v TTL ts + INTERVAL 30 DAY",
                 "where|ORDER BY v TTL toDate(ts) + toIntervalDay(7), tz + INTERVAL 1 DAY"
                         + " WHERE v % 3, d + INTERVAL 1 YEAR DELETE WHERE n",
+                "wherecompare|ORDER BY v TTL ts + INTERVAL 1 DAY WHERE v % 3 = 1 AND n IS NOT"
+                        + " NULL, d + INTERVAL 1 YEAR WHERE s IN ('1', '2', '30', '301') OR v"
+                        + " BETWEEN 100 AND 300, toDate(ts) + toIntervalDay(7) WHERE NOT (n > 0)"
+                        + " AND d >= '2020-01-01' OR tz < ts",
+                "wherenull|ORDER BY v TTL toDateTime(t64) + INTERVAL 1 HOUR WHERE n IS NULL OR n != -3,"
+                        + " tz + INTERVAL 1 DAY WHERE v NOT IN (2, 4, 6) AND (n < 0 OR n IS NULL)",
                 "month|ORDER BY v TTL toStartOfDay(tz) + INTERVAL 1 MONTH",
                 "date32|ORDER BY v TTL d32",
                 "datetime64|ORDER BY v TTL t64",
