@@ -1,5 +1,7 @@
 package io.github.s3mergetree.engine.column;
 
+import io.github.s3mergetree.engine.aggregate.StateFunctions;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.EnumType;
@@ -60,8 +62,9 @@ public final class Columns {
     }
 
     /**
-     * Appends ClickHouse's default value of {@code type}: zero / empty / NULL, and for an Enum its
-     * smallest element (an Enum column may not hold a value that names no element).
+     * Appends ClickHouse's default value of {@code type}: zero / empty / NULL, for an Enum its
+     * smallest element (an Enum column may not hold a value that names no element), for an
+     * AggregateFunction the empty state.
      */
     public static void appendDefault(DataType type, Column column) {
         if (type instanceof EnumType e) {
@@ -77,6 +80,11 @@ public final class Columns {
             for (int i = 0; i < tc.arity(); i++) {
                 appendDefault(t.elements().get(i), tc.element(i));
             }
+            return;
+        }
+        if (type instanceof AggregateFunctionType af) {
+            byte[] empty = StateFunctions.of(af).emptyState();
+            ((StringColumn) column).add(empty, 0, empty.length);
             return;
         }
         column.appendDefault();

@@ -1,5 +1,7 @@
 package io.github.s3mergetree.engine.convert;
 
+import io.github.s3mergetree.engine.aggregate.StateFunction;
+import io.github.s3mergetree.engine.aggregate.StateFunctions;
 import io.github.s3mergetree.engine.column.ArrayColumn;
 import io.github.s3mergetree.engine.column.ByteColumn;
 import io.github.s3mergetree.engine.column.Column;
@@ -13,6 +15,9 @@ import io.github.s3mergetree.engine.column.NullableColumn;
 import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.column.TupleColumn;
+import io.github.s3mergetree.engine.io.ByteArraySink;
+import io.github.s3mergetree.engine.serde.ValueSerde;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DateTime64Type;
@@ -53,7 +58,8 @@ import java.util.UUID;
  * <p>Accepted Java values: {@link Number} (including BigInteger/BigDecimal), {@link Boolean},
  * {@link String}/{@code byte[]}, {@link LocalDate}, {@link LocalDateTime}, {@link Instant}, {@link
  * ZonedDateTime}, {@link OffsetDateTime}, {@link UUID}, {@link InetAddress}, {@link List} / arrays
- * for Array and Tuple, {@link Map} for Map, null.
+ * for Array and Tuple, {@link Map} for Map, null; for an {@code AggregateFunction(f, T…)} column
+ * the row's argument value(s), which become f's state over the row (see {@code appendState}).
  */
 public final class ValueConverter {
     private static final long DATE_MAX_DAYS = 65535;
@@ -182,6 +188,53 @@ public final class ValueConverter {
         }
     }
 
+    /**
+     * An {@code AggregateFunction(f, T…)} column takes the row's argument values, as ClickHouse's
+     * {@code aggregate_function_input_format = 'value'}: one value for a one-argument function, a
+     * List or array (a Tuple) of the values for argMin/argMax, anything for {@code count()} (the
+     * row counts). Each value is cast to its argument type as an INSERT casts it, and the column
+     * receives f's state over this one row ({@code fState(x)}). NULL is the column's default, the
+     * empty state, except for {@code count()}.
+     */
+    private void appendState(AggregateFunctionType type, StringColumn c, Object v) {
+        StateFunction<?> states = StateFunctions.of(type);
+        List<DataType> argTypes = type.arguments();
+        if (v == null && !argTypes.isEmpty()) {
+            byte[] empty = states.emptyState();
+            c.add(empty, 0, empty.length);
+            return;
+        }
+        List<?> values;
+        if (argTypes.size() == 1) {
+            values = java.util.Collections.singletonList(v);
+        } else if (argTypes.isEmpty()) {
+            values = List.of();
+        } else {
+            values = asList(v);
+            if (values.size() != argTypes.size()) {
+                throw new IllegalArgumentException(
+                        "expected a tuple of the "
+                                + argTypes.size()
+                                + " arguments of "
+                                + type.function().canonicalName()
+                                + ", got "
+                                + values.size()
+                                + " values");
+            }
+        }
+        byte[][] args = new byte[argTypes.size()][];
+        for (int i = 0; i < args.length; i++) {
+            DataType t = argTypes.get(i);
+            Column arg = Columns.create(t, 1);
+            appendValue(t, arg, values.get(i));
+            ByteArraySink out = new ByteArraySink(16);
+            ValueSerde.write(t, arg, 0, out);
+            args[i] = out.toByteArray();
+        }
+        byte[] state = states.stateOfRow(args);
+        c.add(state, 0, state.length);
+    }
+
     private void appendValue(DataType type, Column c, Object v) {
         if (type instanceof LowCardinalityType lc) {
             appendValue(lc.nested(), c, v);
@@ -195,6 +248,10 @@ public final class ValueConverter {
                 appendValue(n.nested(), nc.nested(), v);
                 nc.addNotNull();
             }
+            return;
+        }
+        if (type instanceof AggregateFunctionType af) {
+            appendState(af, (StringColumn) c, v);
             return;
         }
         if (v == null) {

@@ -7,6 +7,7 @@ import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.expr.SqlLexer;
 import io.github.s3mergetree.engine.expr.SqlLexer.Token;
 import io.github.s3mergetree.engine.expr.SqlLexer.Type;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
@@ -1559,7 +1560,8 @@ public final class DdlParser {
         boolean anyAggregate = false;
         List<String> outside = new ArrayList<>();
         for (ColumnDefinition c : columns) {
-            if (c.type().simpleAggregateFunction() != null) {
+            if (c.type().simpleAggregateFunction() != null
+                    || c.type() instanceof AggregateFunctionType) {
                 anyAggregate = true;
                 continue;
             }
@@ -1591,11 +1593,25 @@ public final class DdlParser {
 
     private KeyExpression bindKey(
             ExprParser.Parsed p, Map<String, DataType> columns, boolean partition) {
+        KeyExpression key;
         try {
-            return p.bindKey(columns, partition);
+            key = p.bindKey(columns, partition);
         } catch (ExprException e) {
             throw translate(e);
         }
+        for (String name : key.requiredColumns()) {
+            DataType t = columns.get(name);
+            if (t instanceof AggregateFunctionType) {
+                throw error(
+                        "Column `"
+                                + name
+                                + "` with type "
+                                + t.name()
+                                + " is not allowed in key expression, it's not comparable",
+                        p.start());
+            }
+        }
+        return key;
     }
 
     private void checkSortingKey(KeyExpression key, String what, int at, boolean allowNullable) {

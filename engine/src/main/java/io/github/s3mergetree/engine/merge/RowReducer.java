@@ -11,6 +11,7 @@ import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.SimpleAggregateFunction;
 import java.io.IOException;
@@ -28,7 +29,8 @@ import java.util.List;
  *   <li>SummingMergeTree: the first row with the summed columns replaced by their sums (integers
  *       wrap around); a row whose sums are all zero is dropped.
  *   <li>AggregatingMergeTree: the first row, each {@code SimpleAggregateFunction(f, T)} column
- *       outside the sorting key replaced by {@code f} over the group ({@link SimpleAggregation}).
+ *       outside the sorting key replaced by {@code f} over the group ({@link SimpleAggregation}),
+ *       each {@code AggregateFunction(f, T…)} column's states merged ({@link StateMerging}).
  *   <li>CollapsingMergeTree: with p rows of sign +1 and n of sign −1, the first −1 row if n ≥ p and
  *       the last +1 row if p ≥ n, but nothing when p = n and the group ends with a −1 row.
  *   <li>VersionedCollapsingMergeTree (the sorting key ends with the version, so a group is one key
@@ -290,9 +292,10 @@ abstract class RowReducer {
             for (int c = 0; c < group.columnCount(); c++) {
                 DataType type = group.types().get(c);
                 SimpleAggregateFunction f = type.simpleAggregateFunction();
-                if (f == null
+                boolean states = type instanceof AggregateFunctionType;
+                if (f == null && !states
                         || sortingKey.columnNames().contains(group.names().get(c))
-                        || n == 1 && SimpleAggregation.isIdentityOnOneRow(f, type)) {
+                        || n == 1 && (states || SimpleAggregation.isIdentityOnOneRow(f, type))) {
                     continue;
                 }
                 if (columns == null) {
@@ -301,7 +304,14 @@ abstract class RowReducer {
                     columns = new ArrayList<>(first.columns());
                 }
                 try {
-                    columns.set(c, SimpleAggregation.aggregate(f, type, group.column(c)));
+                    columns.set(
+                            c,
+                            states
+                                    ? StateMerging.merge(
+                                            (AggregateFunctionType) type,
+                                            group.column(c),
+                                            group.names().get(c))
+                                    : SimpleAggregation.aggregate(f, type, group.column(c)));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(
                             e.getMessage()

@@ -1,6 +1,8 @@
 package io.github.s3mergetree.engine.serde;
 
+import io.github.s3mergetree.engine.aggregate.StateFunctions;
 import io.github.s3mergetree.engine.column.Column;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
@@ -115,6 +117,9 @@ public abstract class BulkSerialization {
                                 true));
             }
             return new TupleSerialization(elements);
+        }
+        if (type instanceof AggregateFunctionType af) {
+            return new AggregateStateSerialization(base, StateFunctions.of(af));
         }
         if (type.physicalType() == io.github.s3mergetree.engine.types.PhysicalType.STRING) {
             return sizeStream

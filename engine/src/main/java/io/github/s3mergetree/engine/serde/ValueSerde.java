@@ -1,5 +1,6 @@
 package io.github.s3mergetree.engine.serde;
 
+import io.github.s3mergetree.engine.aggregate.StateFunctions;
 import io.github.s3mergetree.engine.column.ArrayColumn;
 import io.github.s3mergetree.engine.column.ByteColumn;
 import io.github.s3mergetree.engine.column.Column;
@@ -14,6 +15,7 @@ import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.column.TupleColumn;
 import io.github.s3mergetree.engine.io.ByteSink;
 import io.github.s3mergetree.engine.io.ByteSource;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.LowCardinalityType;
@@ -25,7 +27,8 @@ import io.github.s3mergetree.engine.types.TupleType;
  * ClickHouse's single-value binary form ({@code serializeBinary}), used by {@code primary.idx},
  * {@code partition.dat}, {@code minmax_*.idx} and, row after row, by the RowBinary format: numbers
  * little-endian, String as VarUInt length + bytes, Nullable as a flag byte (1 = NULL) + value,
- * Array/Map as VarUInt count + elements, Tuple as its elements, LowCardinality(T) as T.
+ * Array/Map as VarUInt count + elements, Tuple as its elements, LowCardinality(T) as T, an
+ * AggregateFunction state as the function serializes it (no length prefix).
  */
 public final class ValueSerde {
     private ValueSerde() {}
@@ -65,6 +68,12 @@ public final class ValueSerde {
             for (int i = 0; i < tc.arity(); i++) {
                 write(t.elements().get(i), tc.element(i), row, out);
             }
+            return;
+        }
+        if (type instanceof AggregateFunctionType) {
+            // a state is its own serialization, without a length prefix
+            StringColumn sc = (StringColumn) column;
+            out.write(sc.bytes(), sc.start(row), sc.end(row) - sc.start(row));
             return;
         }
         switch (type.physicalType()) {
@@ -133,6 +142,11 @@ public final class ValueSerde {
             for (int i = 0; i < tc.arity(); i++) {
                 read(t.elements().get(i), in, tc.element(i));
             }
+            return;
+        }
+        if (type instanceof AggregateFunctionType af) {
+            byte[] state = StateFunctions.of(af).readState(in);
+            ((StringColumn) column).add(state, 0, state.length);
             return;
         }
         switch (type.physicalType()) {

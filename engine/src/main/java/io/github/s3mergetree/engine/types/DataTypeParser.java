@@ -175,7 +175,8 @@ public final class DataTypeParser {
         ARRAY,
         TUPLE,
         MAP,
-        SIMPLE_AGGREGATE_FUNCTION
+        SIMPLE_AGGREGATE_FUNCTION,
+        AGGREGATE_FUNCTION
     }
 
     /** Case-sensitive family names. */
@@ -215,6 +216,7 @@ public final class DataTypeParser {
         SENSITIVE.put("Tuple", Family.TUPLE);
         SENSITIVE.put("Map", Family.MAP);
         SENSITIVE.put("SimpleAggregateFunction", Family.SIMPLE_AGGREGATE_FUNCTION);
+        SENSITIVE.put("AggregateFunction", Family.AGGREGATE_FUNCTION);
 
         insensitive(Family.BOOL, "Bool", "bool", "boolean");
         insensitive(Family.DATE, "Date");
@@ -282,7 +284,6 @@ public final class DataTypeParser {
 
         for (String u :
                 List.of(
-                        "AggregateFunction",
                         "BFloat16",
                         "Dynamic",
                         "Geometry",
@@ -850,7 +851,9 @@ public final class DataTypeParser {
                 case TUPLE:
                     return tuple(start);
                 case SIMPLE_AGGREGATE_FUNCTION:
-                    return simpleAggregateFunction(start);
+                    return simpleAggregateFunction(start, false);
+                case AGGREGATE_FUNCTION:
+                    return simpleAggregateFunction(start, true);
                 default:
                     throw new IllegalStateException(family.name());
             }
@@ -858,28 +861,50 @@ public final class DataTypeParser {
 
         /**
          * {@code SimpleAggregateFunction(f[(parameters)], T)}: T named after f, validated by {@link
-         * SimpleAggregateFunction#of}.
+         * SimpleAggregateFunction#of}; or ({@code states}) {@code AggregateFunction([version, ]
+         * f[(parameters)], T...)}, validated by {@link AggregateFunctionType#of}.
          */
-        DataType simpleAggregateFunction(int start) {
+        DataType simpleAggregateFunction(int start, boolean states) {
+            String family = states ? "AggregateFunction" : "SimpleAggregateFunction";
             if (!tryConsume('(') || peek(')')) {
                 throw error(
-                        "Data type SimpleAggregateFunction requires parameters: name of aggregate"
-                                + " function and list of data types for arguments",
+                        "Data type "
+                                + family
+                                + " requires parameters: "
+                                + (states ? "version(optionally), " : "")
+                                + "name of aggregate function and list of data types for"
+                                + " arguments",
                         start);
             }
             skipSpace();
+            int version = -1;
+            if (states && pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                int at = pos;
+                while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                    pos++;
+                }
+                try {
+                    version = Integer.parseInt(s.substring(at, pos));
+                } catch (NumberFormatException e) {
+                    throw error("Aggregate function version " + s.substring(at, pos), at);
+                }
+                expect(',', "after the version in AggregateFunction(...)");
+                skipSpace();
+            }
             int nameAt = pos;
             if (pos < s.length() && s.charAt(pos) == '\'') {
                 throw error(
-                        "Aggregate function name for data type SimpleAggregateFunction must be"
-                                + " passed as identifier (without quotes) or function",
+                        "Aggregate function name for data type "
+                                + family
+                                + " must be passed as identifier (without quotes) or function",
                         nameAt);
             }
             String function = identifier();
             if (function == null) {
                 throw error(
-                        "Expected the name of an aggregate function in SimpleAggregateFunction but"
-                                + " found '"
+                        "Expected the name of an aggregate function in "
+                                + family
+                                + " but found '"
                                 + snippet(s, nameAt)
                                 + "'",
                         nameAt);
@@ -917,8 +942,11 @@ public final class DataTypeParser {
             while (tryConsume(',')) {
                 arguments.add(type());
             }
-            expect(')', "after the types in SimpleAggregateFunction(...)");
+            expect(')', "after the types in " + family + "(...)");
             try {
+                if (states) {
+                    return AggregateFunctionType.of(version, function, parameters, arguments);
+                }
                 SimpleAggregateFunction f =
                         SimpleAggregateFunction.of(function, parameters, arguments);
                 return arguments.get(0).asSimpleAggregateFunction(f);

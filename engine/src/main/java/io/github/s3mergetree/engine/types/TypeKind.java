@@ -36,5 +36,7 @@ public enum TypeKind {
     LOW_CARDINALITY,
     ARRAY,
     TUPLE,
-    MAP
+    MAP,
+    /** {@code AggregateFunction(f, T...)}: serialized aggregate states. */
+    AGGREGATE_FUNCTION
 }

@@ -1,0 +1,69 @@
+package io.github.s3mergetree.engine.aggregate;
+
+import io.github.s3mergetree.engine.io.ByteSink;
+import io.github.s3mergetree.engine.io.ByteSource;
+
+/**
+ * A function over a Nullable argument whose result is Nullable (sum, avg, min, max, any, anyLast):
+ * ClickHouse's Null combinator ({@code AggregateFunctionNullUnary} with its flag) skips NULL rows
+ * and serializes a flag byte (1 once a non-NULL row was aggregated) followed, when set, by the
+ * nested function's state over the non-NULL values.
+ */
+final class NullableArgumentState<S> extends StateFunction<NullableArgumentState.Flagged<S>> {
+    private final StateFunction<S> nested;
+
+    /** The flag and the nested state. */
+    static final class Flagged<S> {
+        boolean hasValue;
+        S state;
+    }
+
+    NullableArgumentState(StateFunction<S> nested) {
+        this.nested = nested;
+    }
+
+    @Override
+    Flagged<S> create() {
+        Flagged<S> f = new Flagged<>();
+        f.state = nested.create();
+        return f;
+    }
+
+    @Override
+    Flagged<S> read(ByteSource in) {
+        int flag = in.readByte();
+        if (flag > 1) {
+            throw new IllegalArgumentException(
+                    "NULL flag " + flag + " of an aggregate state is neither 0 nor 1");
+        }
+        Flagged<S> f = new Flagged<>();
+        f.hasValue = flag == 1;
+        f.state = f.hasValue ? nested.read(in) : nested.create();
+        return f;
+    }
+
+    @Override
+    void write(Flagged<S> state, ByteSink out) {
+        out.writeByte(state.hasValue ? 1 : 0);
+        if (state.hasValue) {
+            nested.write(state.state, out);
+        }
+    }
+
+    @Override
+    void add(Flagged<S> state, byte[][] arguments) {
+        if (ArgumentValues.isNull(arguments[0])) {
+            return;
+        }
+        state.hasValue = true;
+        nested.add(state.state, new byte[][] {ArgumentValues.nested(arguments[0])});
+    }
+
+    @Override
+    void merge(Flagged<S> into, Flagged<S> from) {
+        if (from.hasValue) {
+            into.hasValue = true;
+            nested.merge(into.state, from.state);
+        }
+    }
+}

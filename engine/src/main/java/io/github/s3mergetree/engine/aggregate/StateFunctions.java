@@ -1,0 +1,51 @@
+package io.github.s3mergetree.engine.aggregate;
+
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
+import io.github.s3mergetree.engine.types.DataType;
+import io.github.s3mergetree.engine.types.NullableType;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Picks the {@link StateFunction} of an {@code AggregateFunction(f, T…)} type. */
+public final class StateFunctions {
+    private static final Map<String, StateFunction<?>> CACHE = new ConcurrentHashMap<>();
+
+    private StateFunctions() {}
+
+    /** The state format and operations of {@code type}'s function over its argument types. */
+    public static StateFunction<?> of(AggregateFunctionType type) {
+        return CACHE.computeIfAbsent(type.name(), n -> create(type));
+    }
+
+    private static StateFunction<?> create(AggregateFunctionType type) {
+        List<DataType> args = type.arguments();
+        AggregateFunctionType.Function f = type.function();
+        switch (f) {
+            case COUNT -> {
+                return new CountState(!args.isEmpty() && args.get(0) instanceof NullableType);
+            }
+            case ARG_MIN, ARG_MAX -> {
+                return new ArgMinMaxState(
+                        f == AggregateFunctionType.Function.ARG_MAX, args.get(0), args.get(1));
+            }
+            case GROUP_ARRAY -> {
+                DataType a = args.get(0);
+                boolean nullable = a instanceof NullableType;
+                return new GroupArrayState(
+                        nullable ? ((NullableType) a).nested() : a, nullable, type.maxSize());
+            }
+            default -> {}
+        }
+        DataType a = args.get(0);
+        DataType plain = a instanceof NullableType n ? n.nested() : a;
+        StateFunction<?> nested =
+                switch (f) {
+                    case SUM -> new SumState(plain);
+                    case AVG -> new AvgState(plain);
+                    case ANY, ANY_LAST, MIN, MAX -> new SelectingState(f, plain);
+                    default -> throw new IllegalStateException(f.name());
+                };
+        return a instanceof NullableType ? new NullableArgumentState<>(nested) : nested;
+    }
+}

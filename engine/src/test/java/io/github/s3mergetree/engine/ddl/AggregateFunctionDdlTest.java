@@ -1,0 +1,132 @@
+package io.github.s3mergetree.engine.ddl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.s3mergetree.engine.testing.ChDb;
+import io.github.s3mergetree.engine.testing.ChDbException;
+import io.github.s3mergetree.engine.testing.ChDbSession;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code AggregateFunction(f, T…)} state columns in DDL: accepted with ClickHouse's type names when
+ * ClickHouse (chDB) accepts them, refused when it refuses them, with ClickHouse's message where
+ * ClickHouse's reason applies.
+ */
+class AggregateFunctionDdlTest {
+    @ChDbSession static ChDb ch;
+    static int tables;
+
+    /** Column lists after {@code k UInt8}: accepted by both with equal type names. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "s AggregateFunction(sum, UInt64)",
+                "s AggregateFunction(SUM, Nullable(Int8)), a AggregateFunction(AVG, Decimal(9, 2))",
+                "s AggregateFunction(any_value, String), l AggregateFunction(last_value, UInt8)",
+                "s AggregateFunction(first_value, Array(String))",
+                "c AggregateFunction(count), n AggregateFunction(count, Nullable(String))",
+                "m AggregateFunction(min, DateTime64(3, 'UTC')), x AggregateFunction(max, String)",
+                "a AggregateFunction(argMax, String, DateTime), b AggregateFunction(argMin,"
+                        + " Array(UInt8), Float64)",
+                "g AggregateFunction(groupArray, String), h AggregateFunction(groupArray(3),"
+                        + " Nullable(UInt32))",
+                "v AggregateFunction(0, sum, UInt64), w AggregateFunction(1, avg, Int16)",
+                "s AggregateFunction(sum, UInt64), p SimpleAggregateFunction(sum, UInt64)",
+            })
+    void acceptsWithClickHousesTypeNames(String columns) {
+        String ddl = ddl(columns, "ORDER BY k");
+        ch.execute(ddl);
+        TableSchema s = DdlParser.parse(ddl);
+        List<String> types = s.columns().stream().map(c -> c.type().name()).toList();
+        assertThat(types)
+                .isEqualTo(
+                        ch
+                                .rows(
+                                        "SELECT type FROM system.columns WHERE database ="
+                                                + " currentDatabase() AND table = 't"
+                                                + tables
+                                                + "' ORDER BY position")
+                                .stream()
+                                .map(r -> r[0])
+                                .toList());
+        assertThat(DdlParser.parse(s.toCreateTableSql())).isEqualTo(s);
+    }
+
+    /**
+     * "columns|ORDER BY …|message": ClickHouse refuses the table with the message, and so do we.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "s AggregateFunction(foo, UInt8)|ORDER BY k|Unknown aggregate function foo",
+                "s AggregateFunction(sum, String)|ORDER BY k|Illegal type String of argument for"
+                        + " aggregate function sum",
+                "s AggregateFunction(avg, UUID)|ORDER BY k|Illegal type UUID of argument for"
+                        + " aggregate function avg",
+                "s AggregateFunction(sum)|ORDER BY k|Aggregate function sum requires single"
+                        + " argument",
+                "s AggregateFunction(sum, UInt8, UInt8)|ORDER BY k|Aggregate function sum requires"
+                        + " single argument",
+                "s AggregateFunction(argMax, UInt8)|ORDER BY k|Aggregate function argMax requires"
+                        + " two arguments",
+                "s AggregateFunction(count, UInt8, String)|ORDER BY k|Aggregate function count"
+                        + " requires zero or one argument",
+                "s AggregateFunction(sum(1), UInt8)|ORDER BY k|Aggregate function sum cannot have"
+                        + " parameters",
+                "s AggregateFunction(groupArray(0), UInt8)|ORDER BY k|Parameter for aggregate"
+                        + " function groupArray should be positive number",
+                "s AggregateFunction(groupArray(1, 2), UInt8)|ORDER BY k|Incorrect number of"
+                        + " parameters for aggregate function groupArray, should be 0 or 1",
+                "s AggregateFunction(sum, UInt64)|ORDER BY (k, s)|Column `s` with type"
+                        + " AggregateFunction(sum, UInt64) is not allowed in key expression, it's"
+                        + " not comparable",
+                "s AggregateFunction(sum, UInt64)|PARTITION BY s ORDER BY k|Column `s` with type"
+                        + " AggregateFunction(sum, UInt64) is not allowed in key expression, it's"
+                        + " not comparable",
+                "s AggregateFunction(sum, UInt64), o String|ORDER BY k|Column(s) o of the"
+                        + " AggregatingMergeTree table are neither part of the sorting key nor"
+                        + " aggregate measures",
+            })
+    void refusesAsClickHouse(String testCase) {
+        String[] parts = testCase.split("\\|");
+        String ddl = ddl(parts[0], parts[1]);
+        assertThatThrownBy(() -> ch.execute(ddl))
+                .isInstanceOf(ChDbException.class)
+                .hasMessageContaining(parts[2]);
+        assertThatThrownBy(() -> DdlParser.parse(ddl))
+                .isInstanceOfAny(DdlParseException.class, UnsupportedDdlException.class)
+                .hasMessageContaining(parts[2]);
+    }
+
+    /** Accepted by ClickHouse, refused here naming what this engine supports. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "s AggregateFunction(sumIf, UInt64, UInt8)",
+                "s AggregateFunction(avg, Date)",
+                "s AggregateFunction(uniqCombined, UInt64)",
+                "s AggregateFunction(quantiles(0.5, 0.9), Float64)",
+                "s AggregateFunction(any, LowCardinality(String))",
+                "s AggregateFunction(min, Array(UInt8))",
+                "s AggregateFunction(argMax, Nullable(String), UInt8)",
+            })
+    void refusesWhatThisEngineCannotMergeNamingIt(String columns) {
+        String ddl = ddl(columns, "ORDER BY k");
+        ch.execute(ddl);
+        assertThatThrownBy(() -> DdlParser.parse(ddl))
+                .isInstanceOfAny(DdlParseException.class, UnsupportedDdlException.class)
+                .hasMessageContaining("not supported by this engine");
+    }
+
+    private static String ddl(String columns, String keys) {
+        return "CREATE TABLE t"
+                + (++tables)
+                + " (k UInt8, "
+                + columns
+                + ") ENGINE = AggregatingMergeTree "
+                + keys;
+    }
+}
