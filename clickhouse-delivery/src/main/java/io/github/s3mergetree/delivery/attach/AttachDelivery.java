@@ -23,6 +23,7 @@ import io.github.s3mergetree.delivery.target.TargetDefinition;
 import io.github.s3mergetree.engine.compress.ColumnCodec;
 import io.github.s3mergetree.engine.compress.CompressionCodecs;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;
+import io.github.s3mergetree.engine.ddl.ProjectionDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -127,6 +129,22 @@ public final class AttachDelivery extends PartDelivery {
                             + " written table has TTL: its parts carry ttl.txt and its merges remove"
                             + " expired rows, which this server's table cannot declare; deliver the"
                             + " table written without TTL");
+        }
+        if (!info.readsProjections() && !written.projections().isEmpty()) {
+            List<String> names = new ArrayList<>();
+            for (ProjectionDefinition p : written.projections()) {
+                names.add(p.name());
+            }
+            throw new DeliveryException(
+                    "ClickHouse "
+                            + info.version()
+                            + " at "
+                            + client.endpoint().url()
+                            + " has no projections (they came in ClickHouse 21.6), but the written"
+                            + " table has PROJECTION "
+                            + String.join(", ", names)
+                            + ": its parts carry <name>.proj sub-parts, which this server cannot"
+                            + " read; deliver the table written without projections");
         }
         TargetDefinition def = checkDefinition();
         if (!info.readsAdaptiveGranularity() && written.settings().adaptiveGranularity()) {

@@ -70,6 +70,15 @@ public record ServerInfo(
     }
 
     /**
+     * Whether the server reads parts with projections ({@code <name>.proj/} sub-parts listed in
+     * {@code checksums.txt}; ClickHouse 21.6 and later): older servers (18.16) take the listed
+     * projection for a missing file and cannot declare the table's {@code PROJECTION}s.
+     */
+    public boolean readsProjections() {
+        return atLeast(21, 6);
+    }
+
+    /**
      * Whether the server knows column codecs beyond its compression setting (ClickHouse 19.1 and
      * later): older servers (18.16) read only blocks compressed with NONE, LZ4/LZ4HC or ZSTD, not
      * codec chains nor Delta, DoubleDelta, Gorilla, T64 or FPC.

@@ -559,6 +559,472 @@ public final class DdlParser {
         return out;
     }
 
+    /** One item of a projection's SELECT list, before it is bound to the columns. */
+    private record RawProjectionItem(
+            Token at, boolean star, String aggregate, ExprParser.Parsed expression, String alias) {}
+
+    /** A projection as declared, before its expressions are bound to the columns. */
+    private static final class RawProjection {
+        Token projectionWord;
+        Token nameToken;
+        List<RawProjectionItem> items = new ArrayList<>();
+        List<ExprParser.Parsed> groupBy;
+        List<ExprParser.Parsed> orderBy;
+        int orderByAt = -1;
+    }
+
+    /** The aggregate functions a projection may hold here (their states are written). */
+    private static final Set<String> PROJECTION_AGGREGATES = Set.of("count", "sum", "min", "max");
+
+    /**
+     * Aggregate functions ClickHouse allows in a projection whose states this engine does not
+     * write: refused as unsupported rather than as unknown functions.
+     */
+    private static final Set<String> OTHER_AGGREGATES =
+            Set.of(
+                    "avg",
+                    "uniq",
+                    "uniqexact",
+                    "uniqcombined",
+                    "uniqcombined64",
+                    "uniqhll12",
+                    "uniqtheta",
+                    "any",
+                    "anylast",
+                    "anyheavy",
+                    "argmin",
+                    "argmax",
+                    "grouparray",
+                    "groupuniqarray",
+                    "groupbitand",
+                    "groupbitor",
+                    "groupbitxor",
+                    "summap",
+                    "minmap",
+                    "maxmap",
+                    "quantile",
+                    "quantiles",
+                    "quantileexact",
+                    "quantiletdigest",
+                    "quantiletiming",
+                    "median",
+                    "stddevpop",
+                    "stddevsamp",
+                    "varpop",
+                    "varsamp",
+                    "topk",
+                    "sumwithoverflow",
+                    "avgweighted",
+                    "corr",
+                    "covarpop",
+                    "covarsamp",
+                    "entropy",
+                    "histogram",
+                    "summapwithoverflow",
+                    "countdistinct",
+                    "singlevalueornull",
+                    "first_value",
+                    "last_value");
+
+    /**
+     * {@code name (SELECT items [GROUP BY exprs] [ORDER BY key])}, after the word PROJECTION.
+     * {@code WHERE} (filtering projections), {@code WITH SETTINGS} and the {@code INDEX} form are
+     * refused as unsupported.
+     */
+    private RawProjection projection(Token projectionWord) {
+        RawProjection x = new RawProjection();
+        x.projectionWord = projectionWord;
+        x.nameToken = identifier("a projection name");
+        expect(Type.OPEN_PAREN, "'(' and the projection's SELECT");
+        if (peek().isWord("WITH")) {
+            throw unsupported(
+                    "PROJECTION",
+                    "WITH in projection " + x.nameToken.text() + " is not supported",
+                    peek().start());
+        }
+        expectWord("SELECT");
+        do {
+            Token at = peek();
+            if (at.type() == Type.STAR) {
+                next();
+                x.items.add(new RawProjectionItem(at, true, null, null, null));
+                continue;
+            }
+            String lower = at.text().toLowerCase(Locale.ROOT);
+            boolean call = at.type() == Type.BARE_WORD && peek(1).type() == Type.OPEN_PAREN;
+            if (call && OTHER_AGGREGATES.contains(lower)) {
+                throw unsupported(
+                        "PROJECTION",
+                        "Aggregate function "
+                                + at.text()
+                                + " in projection "
+                                + x.nameToken.text()
+                                + " is not supported: aggregating projections may use count,"
+                                + " sum, min and max",
+                        at.start());
+            }
+            String aggregate = null;
+            ExprParser.Parsed argument = null;
+            if (call && PROJECTION_AGGREGATES.contains(lower)) {
+                aggregate = lower;
+                pos += 2;
+                if (peek().type() == Type.STAR && lower.equals("count")) {
+                    next();
+                } else if (peek().type() != Type.CLOSE_PAREN) {
+                    argument = projectionExpression();
+                }
+                if (peek().type() == Type.COMMA) {
+                    throw error(
+                            "Aggregate function "
+                                    + lower
+                                    + " in projection "
+                                    + x.nameToken.text()
+                                    + " takes at most one argument",
+                            peek().start());
+                }
+                expect(Type.CLOSE_PAREN, "')' after the aggregate function's argument");
+                if (argument == null && !lower.equals("count")) {
+                    throw error(
+                            "Aggregate function " + lower + " requires one argument", at.start());
+                }
+            } else {
+                argument = projectionExpression();
+            }
+            String alias = null;
+            if (peek().isWord("AS")) {
+                next();
+                alias = identifier("an alias after AS").text();
+            }
+            x.items.add(new RawProjectionItem(at, false, aggregate, argument, alias));
+        } while (peek().type() == Type.COMMA && next() != null);
+        if (peek().isWord("WHERE")) {
+            throw unsupported(
+                    "PROJECTION",
+                    "WHERE in projection " + x.nameToken.text() + " is not supported",
+                    peek().start());
+        }
+        if (peek().isWord("GROUP") && peek(1).isWord("BY")) {
+            pos += 2;
+            x.groupBy = new ArrayList<>();
+            do {
+                x.groupBy.add(expression(KEY_AST_DEPTH));
+            } while (peek().type() == Type.COMMA && next() != null);
+        }
+        if (peek().isWord("ORDER") && peek(1).isWord("BY")) {
+            x.orderByAt = peek().start();
+            pos += 2;
+            x.orderBy = new ArrayList<>();
+            do {
+                x.orderBy.add(expression(KEY_AST_DEPTH));
+            } while (peek().type() == Type.COMMA && next() != null);
+        }
+        expect(Type.CLOSE_PAREN, "')' at the end of projection " + x.nameToken.text());
+        if (peek().isWord("WITH") && peek(1).isWord("SETTINGS")) {
+            throw unsupported(
+                    "PROJECTION",
+                    "WITH SETTINGS of projection " + x.nameToken.text() + " is not supported",
+                    peek().start());
+        }
+        return x;
+    }
+
+    /**
+     * The expression of a projection's SELECT item, ending before its {@code AS alias} (which the
+     * expression parser would otherwise take for an alias inside the expression).
+     */
+    private ExprParser.Parsed projectionExpression() {
+        int end = pos;
+        int depth = 0;
+        for (; end < t.size(); end++) {
+            Token k = t.get(end);
+            if (k.type() == Type.EOF) {
+                break;
+            }
+            if (k.type() == Type.OPEN_PAREN || k.type() == Type.OPEN_BRACKET) {
+                depth++;
+            } else if (k.type() == Type.CLOSE_PAREN || k.type() == Type.CLOSE_BRACKET) {
+                if (depth-- == 0) {
+                    break;
+                }
+            } else if (depth == 0 && (k.type() == Type.COMMA || k.isWord("AS"))) {
+                break;
+            }
+        }
+        List<Token> upToAlias = new ArrayList<>(t.subList(0, end));
+        int at = end < t.size() ? t.get(end).start() : text.length();
+        upToAlias.add(new Token(Type.EOF, "", at, at));
+        try {
+            ExprParser.Parsed p =
+                    ExprParser.parsePrefix(
+                            text,
+                            upToAlias,
+                            pos,
+                            new ExprParser.Limits(
+                                    limits.maxParserDepth(),
+                                    limits.maxAstDepth(),
+                                    COLUMN_AST_DEPTH));
+            pos = p.nextTokenIndex();
+            return p;
+        } catch (ExprException e) {
+            throw translate(e);
+        }
+    }
+
+    /**
+     * Binds the projections to the stored columns of {@code table} and checks them as ClickHouse's
+     * {@code ProjectionDescription::getProjectionFromAST} and {@code registerStorageMergeTree} do.
+     */
+    private List<ProjectionDefinition> projections(List<RawProjection> raw, TableSchema table) {
+        if (raw.isEmpty()) {
+            return List.of();
+        }
+        long max = table.settings().getLong("max_projections", 25);
+        if (raw.size() > max) {
+            throw error(
+                    "Maximum number of projections reached: "
+                            + raw.size()
+                            + " > "
+                            + max
+                            + " (max_projections)",
+                    raw.get((int) Math.min(max, raw.size() - 1)).projectionWord.start());
+        }
+        EngineDefinition.Kind kind = table.engine().kind();
+        String mode = table.settings().get("deduplicate_merge_projection_mode").orElse("throw");
+        mode = mode.replace("'", "").strip().toLowerCase(Locale.ROOT);
+        if (kind != EngineDefinition.Kind.MERGE_TREE && mode.equals("throw")) {
+            String engineName = kind.engineName();
+            throw error(
+                    "Projections are not supported for "
+                            + engineName
+                            + " with deduplicate_merge_projection_mode = throw. Please set"
+                            + " setting 'deduplicate_merge_projection_mode' to 'drop' or"
+                            + " 'rebuild'",
+                    raw.get(0).projectionWord.start());
+        }
+        Map<String, DataType> stored = new LinkedHashMap<>();
+        List<String> ordinary = new ArrayList<>();
+        for (ColumnDefinition c : table.storedColumns()) {
+            stored.put(c.name(), c.type());
+            if (c.defaultKind() != DefaultKind.MATERIALIZED) {
+                ordinary.add(c.name());
+            }
+        }
+        List<ProjectionDefinition> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (RawProjection x : raw) {
+            String name = x.nameToken.text();
+            if (!names.add(name)) {
+                throw error(
+                        "Cannot add projection "
+                                + name
+                                + ": projection with this name already"
+                                + " exists",
+                        x.nameToken.start());
+            }
+            out.add(bindProjection(x, stored, ordinary));
+        }
+        return out;
+    }
+
+    private ProjectionDefinition bindProjection(
+            RawProjection x, Map<String, DataType> stored, List<String> ordinary) {
+        String name = x.nameToken.text();
+        boolean aggregating = x.groupBy != null;
+        for (RawProjectionItem item : x.items) {
+            aggregating |= item.aggregate() != null;
+        }
+        StringBuilder sql = new StringBuilder("SELECT ");
+        List<String> itemSql = new ArrayList<>();
+        Set<String> required = new HashSet<>();
+        List<Expr> plainItems = new ArrayList<>();
+        List<ProjectionDefinition.Aggregate> aggregates = new ArrayList<>();
+        for (RawProjectionItem item : x.items) {
+            String text;
+            if (item.star()) {
+                if (aggregating) {
+                    throw error(
+                            "* in projection "
+                                    + name
+                                    + " is not allowed with aggregation (columns not under an"
+                                    + " aggregate function and not in GROUP BY keys)",
+                            item.at().start());
+                }
+                required.addAll(ordinary);
+                text = "*";
+            } else if (item.aggregate() != null) {
+                ProjectionDefinition.Aggregate a = aggregate(name, item, stored);
+                aggregates.add(a);
+                text =
+                        a.function().sqlName()
+                                + "("
+                                + (a.argument() == null ? "" : a.argument().toSql())
+                                + ")";
+            } else {
+                Expr e = bind(item.expression(), stored);
+                plainItems.add(e);
+                required.addAll(e.requiredColumns());
+                text = e.toSql();
+            }
+            if (item.alias() != null) {
+                text +=
+                        " AS "
+                                + (SqlLexer.isPlainIdentifier(item.alias())
+                                        ? item.alias()
+                                        : SqlLexer.backQuote(item.alias()));
+            }
+            itemSql.add(text);
+        }
+        sql.append(String.join(", ", itemSql));
+        if (aggregating) {
+            if (x.orderBy != null) {
+                throw error(
+                        "When aggregation is used in projection, ORDER BY cannot be specified",
+                        x.orderByAt);
+            }
+            List<Expr> keys = new ArrayList<>();
+            List<String> keyNames = new ArrayList<>();
+            if (x.groupBy != null) {
+                List<String> keySql = new ArrayList<>();
+                for (ExprParser.Parsed g : x.groupBy) {
+                    Expr e = bind(g, stored);
+                    if (e.isConstant()) {
+                        throw unsupported(
+                                "PROJECTION",
+                                "A constant GROUP BY key in projection "
+                                        + name
+                                        + " is not supported",
+                                g.start());
+                    }
+                    if (!keyNames.contains(e.columnName())) {
+                        keys.add(e);
+                        keyNames.add(e.columnName());
+                    }
+                    keySql.add(e.toSql());
+                }
+                sql.append(" GROUP BY ").append(String.join(", ", keySql));
+            }
+            for (int i = 0; i < plainItems.size(); i++) {
+                Expr e = plainItems.get(i);
+                if (!e.isConstant() && !keyNames.contains(e.columnName())) {
+                    throw error(
+                            "Column `"
+                                    + e.columnName()
+                                    + "` is not under aggregate function and not in GROUP BY keys"
+                                    + " of projection "
+                                    + name,
+                            x.projectionWord.start());
+                }
+            }
+            return new ProjectionDefinition(
+                    name, sql.toString(), true, keyNames, new KeyExpression(keys), aggregates);
+        }
+        if (x.orderBy == null) {
+            throw error("ORDER BY cannot be empty", x.nameToken.start());
+        }
+        List<Expr> orderElements = new ArrayList<>();
+        if (x.orderBy.size() == 1) {
+            orderElements.addAll(bindKey(x.orderBy.get(0), stored, false).elements());
+        } else {
+            for (ExprParser.Parsed o : x.orderBy) {
+                orderElements.add(bind(o, stored));
+            }
+        }
+        KeyExpression orderBy = new KeyExpression(orderElements);
+        checkSortingKey(orderBy, "Projection sorting key", x.orderByAt, true);
+        required.addAll(orderBy.requiredColumns());
+        List<String> orderSql = new ArrayList<>();
+        for (Expr e : orderElements) {
+            orderSql.add(e.toSql());
+        }
+        sql.append(" ORDER BY ").append(String.join(", ", orderSql));
+        List<String> columns = new ArrayList<>();
+        for (String c : stored.keySet()) {
+            if (required.contains(c)) {
+                columns.add(c);
+            }
+        }
+        return new ProjectionDefinition(name, sql.toString(), false, columns, orderBy, List.of());
+    }
+
+    /**
+     * An aggregate of a projection's SELECT list: {@code count()}, {@code count(x)}, {@code sum(x)}
+     * of an integer or floating-point {@code x}, {@code min(x)} / {@code max(x)} of a fixed-width
+     * {@code x}; other argument types are refused as unsupported.
+     */
+    private ProjectionDefinition.Aggregate aggregate(
+            String projection, RawProjectionItem item, Map<String, DataType> stored) {
+        ProjectionDefinition.AggregateFunction f =
+                ProjectionDefinition.AggregateFunction.valueOf(
+                        item.aggregate().toUpperCase(Locale.ROOT));
+        if (item.expression() == null) {
+            return new ProjectionDefinition.Aggregate(
+                    f, null, "count()", "AggregateFunction(count)");
+        }
+        Expr arg = bind(item.expression(), stored);
+        DataType t = arg.resultType();
+        boolean supported =
+                switch (f) {
+                    case COUNT -> !(t instanceof NullableType);
+                    case SUM -> ProjectionStateTypes.sumResultType(t) != null;
+                    case MIN, MAX -> ProjectionStateTypes.supportsMinMax(t);
+                };
+        if (f == ProjectionDefinition.AggregateFunction.SUM && !supported && !isNumber(t)) {
+            throw error(
+                    "Illegal type " + t.name() + " of argument for aggregate function sum",
+                    item.at().start());
+        }
+        if (!supported) {
+            throw unsupported(
+                    "PROJECTION",
+                    f.sqlName()
+                            + "("
+                            + arg.toSql()
+                            + ") of type "
+                            + t.name()
+                            + " in projection "
+                            + projection
+                            + " is not supported",
+                    item.at().start());
+        }
+        return new ProjectionDefinition.Aggregate(
+                f,
+                arg,
+                f.sqlName() + "(" + arg.columnName() + ")",
+                "AggregateFunction(" + f.sqlName() + ", " + t.name() + ")");
+    }
+
+    /** Whether ClickHouse's {@code sum} takes {@code t} (a number, Nullable or not). */
+    private static boolean isNumber(DataType t) {
+        DataType inner = t instanceof NullableType n ? n.nested() : t;
+        return switch (inner.kind()) {
+            case UINT8,
+                    UINT16,
+                    UINT32,
+                    UINT64,
+                    UINT128,
+                    UINT256,
+                    INT8,
+                    INT16,
+                    INT32,
+                    INT64,
+                    INT128,
+                    INT256,
+                    FLOAT32,
+                    FLOAT64,
+                    DECIMAL ->
+                    true;
+            default -> false;
+        };
+    }
+
+    private Expr bind(ExprParser.Parsed p, Map<String, DataType> columns) {
+        try {
+            return p.bind(columns);
+        } catch (ExprException e) {
+            throw translate(e);
+        }
+    }
+
     /**
      * An index type argument as its SQL text: a number (with its sign) or a quoted string; anything
      * else as written (the type's validation refuses what it does not take).
@@ -627,6 +1093,7 @@ public final class DdlParser {
         expect(Type.OPEN_PAREN, "'(' and the column list");
         List<RawColumn> raw = new ArrayList<>();
         List<RawIndex> rawIndexes = new ArrayList<>();
+        List<RawProjection> rawProjections = new ArrayList<>();
         ExprParser.Parsed tablePrimaryKey = null;
         int tablePrimaryKeyAt = -1;
         do {
@@ -642,8 +1109,8 @@ public final class DdlParser {
                 next();
                 rawIndexes.add(skipIndex(e));
             } else if (isElement("PROJECTION")) {
-                throw unsupported(
-                        "PROJECTION", "Projections (PROJECTION) are not supported", e.start());
+                next();
+                rawProjections.add(projection(e));
             } else if (isElement("CONSTRAINT")) {
                 throw unsupported(
                         "CONSTRAINT", "Constraints (CONSTRAINT) are not supported", e.start());
@@ -761,25 +1228,27 @@ public final class DdlParser {
             throw unexpected(end, "the end of the statement");
         }
 
-        return analyze(
-                database,
-                name,
-                raw,
-                rawIndexes,
-                tablePrimaryKey,
-                tablePrimaryKeyAt,
-                engineName,
-                engineParens,
-                engineArgs,
-                partitionBy,
-                orderBy,
-                primaryKeyClause,
-                primaryKeyClauseAt,
-                sampleBy,
-                sampleByAt,
-                ttl == null ? List.of() : ttl,
-                settings,
-                comment);
+        TableSchema analyzed =
+                analyze(
+                        database,
+                        name,
+                        raw,
+                        rawIndexes,
+                        tablePrimaryKey,
+                        tablePrimaryKeyAt,
+                        engineName,
+                        engineParens,
+                        engineArgs,
+                        partitionBy,
+                        orderBy,
+                        primaryKeyClause,
+                        primaryKeyClauseAt,
+                        sampleBy,
+                        sampleByAt,
+                        ttl == null ? List.of() : ttl,
+                        settings,
+                        comment);
+        return analyzed.withProjections(projections(rawProjections, analyzed));
     }
 
     /**

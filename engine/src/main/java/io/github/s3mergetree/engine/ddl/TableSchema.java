@@ -34,6 +34,7 @@ public final class TableSchema {
     private final List<TtlRule> ttl;
     private final MergeTreeSettings settings;
     private final String comment;
+    private final List<ProjectionDefinition> projections;
 
     TableSchema(
             String database,
@@ -60,6 +61,28 @@ public final class TableSchema {
         this.ttl = List.copyOf(ttl);
         this.settings = Objects.requireNonNull(settings);
         this.comment = comment;
+        this.projections = List.of();
+    }
+
+    private TableSchema(TableSchema base, List<ProjectionDefinition> projections) {
+        this.database = base.database;
+        this.name = base.name;
+        this.columns = base.columns;
+        this.skipIndexes = base.skipIndexes;
+        this.engine = base.engine;
+        this.partitionKey = base.partitionKey;
+        this.sortingKey = base.sortingKey;
+        this.primaryKey = base.primaryKey;
+        this.samplingKey = base.samplingKey;
+        this.ttl = base.ttl;
+        this.settings = base.settings;
+        this.comment = base.comment;
+        this.projections = List.copyOf(projections);
+    }
+
+    /** This schema with the (already validated) projections {@code projections}. */
+    TableSchema withProjections(List<ProjectionDefinition> projections) {
+        return new TableSchema(this, projections);
     }
 
     /**
@@ -128,6 +151,14 @@ public final class TableSchema {
     /** The data-skipping indexes ({@code INDEX ... TYPE ...}), in declaration order. */
     public List<SkipIndexDefinition> skipIndexes() {
         return skipIndexes;
+    }
+
+    /**
+     * The projections ({@code PROJECTION name (SELECT …)}), in declaration order: every part of the
+     * table carries each as a {@code <name>.proj} sub-part.
+     */
+    public List<ProjectionDefinition> projections() {
+        return projections;
     }
 
     public EngineDefinition engine() {
@@ -241,11 +272,18 @@ public final class TableSchema {
         b.append("\n(\n");
         for (int i = 0; i < columns.size(); i++) {
             b.append("    ").append(columns.get(i).toSql());
-            b.append(i + 1 < columns.size() || !skipIndexes.isEmpty() ? ",\n" : "\n");
+            b.append(
+                    i + 1 < columns.size() || !skipIndexes.isEmpty() || !projections.isEmpty()
+                            ? ",\n"
+                            : "\n");
         }
         for (int i = 0; i < skipIndexes.size(); i++) {
             b.append("    ").append(skipIndexes.get(i).toSql());
-            b.append(i + 1 < skipIndexes.size() ? ",\n" : "\n");
+            b.append(i + 1 < skipIndexes.size() || !projections.isEmpty() ? ",\n" : "\n");
+        }
+        for (int i = 0; i < projections.size(); i++) {
+            b.append("    ").append(projections.get(i).toSql());
+            b.append(i + 1 < projections.size() ? ",\n" : "\n");
         }
         b.append(")\nENGINE = ").append(engine.toSql());
         if (!partitionKey.isEmpty()) {
@@ -296,7 +334,8 @@ public final class TableSchema {
                 && t.samplingKey.equals(samplingKey)
                 && t.ttl.equals(ttl)
                 && t.settings.equals(settings)
-                && Objects.equals(t.comment, comment);
+                && Objects.equals(t.comment, comment)
+                && t.projections.equals(projections);
     }
 
     @Override
@@ -313,7 +352,8 @@ public final class TableSchema {
                 samplingKey,
                 ttl,
                 settings,
-                comment);
+                comment,
+                projections);
     }
 
     @Override

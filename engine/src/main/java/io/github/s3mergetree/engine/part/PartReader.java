@@ -91,6 +91,15 @@ public final class PartReader {
         return new PartReader(store, dir, List.copyOf(names), List.copyOf(types), rows, checksums);
     }
 
+    /**
+     * Opens the part in {@code dir} for {@link #verify()} only, without reading {@code
+     * columns.txt}: a projection part, whose aggregate state columns have types this reader does
+     * not parse.
+     */
+    static PartReader openForVerification(TableStore store, String dir) throws IOException {
+        return new PartReader(store, dir, List.of(), List.of(), 0, readChecksums(store, dir));
+    }
+
     /** The part's {@code checksums.txt}, parsed. */
     public static Checksums readChecksums(TableStore store, String dir) throws IOException {
         String key = dir + "/" + Checksums.FILE_NAME;
@@ -201,6 +210,9 @@ public final class PartReader {
         java.util.Set<String> present = new java.util.HashSet<>();
         for (ObjectSummary o : store.list(dir + "/")) {
             String n = o.key().substring(dir.length() + 1);
+            if (ProjectionParts.isInListedProjection(n, checksums)) {
+                continue; // verified as the projection's own part below
+            }
             present.add(n);
             if (!UNLISTED.contains(n) && !checksums.entries().containsKey(n)) {
                 throw new CorruptPartException(
@@ -208,6 +220,10 @@ public final class PartReader {
             }
         }
         for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
+            if (ProjectionParts.isProjection(e.getKey())) {
+                ProjectionParts.verify(store, dir, e.getKey(), e.getValue(), true);
+                continue;
+            }
             if (!present.contains(e.getKey())) {
                 throw new CorruptPartException(describe(e.getKey()), 0, "a file", "missing");
             }
@@ -239,6 +255,10 @@ public final class PartReader {
         }
         for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
             Checksums.Entry want = e.getValue();
+            if (ProjectionParts.isProjection(e.getKey())) {
+                ProjectionParts.verify(store, dir, e.getKey(), want, false);
+                continue;
+            }
             if (want.compressed() && e.getKey().endsWith(".bin")) {
                 String f = describe(e.getKey());
                 Long size = sizes.get(e.getKey());

@@ -8,6 +8,7 @@ import io.github.s3mergetree.engine.compress.CompressionCodec;
 import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.hash.SipHash128;
 import io.github.s3mergetree.engine.io.ByteArraySink;
+import io.github.s3mergetree.engine.projection.ProjectionStateType;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
 import io.github.s3mergetree.engine.serde.StreamNames;
@@ -184,6 +185,7 @@ public final class PartWriter {
         private int gatherGranule;
         private Block gatherPending;
         private int gatherOffset;
+        private final ProjectionSourceRows projectionRows;
 
         private Output(
                 TableStore store,
@@ -213,6 +215,10 @@ public final class PartWriter {
             }
             this.extremes = Block.empty(partition.minmaxColumns(), minmaxTypes, 16);
             this.written = new boolean[names.size()];
+            this.projectionRows =
+                    options.projections().isEmpty()
+                            ? null
+                            : new ProjectionSourceRows(names, types, options.projections());
             try {
                 List<BulkSerialization> all = columnSerializations(names, types, options);
                 for (int c = 0; c < names.size(); c++) {
@@ -279,6 +285,9 @@ public final class PartWriter {
             }
             bytesInMemory += block.byteSize();
             updateExtremes(block);
+            if (projectionRows != null) {
+                projectionRows.append(block);
+            }
             if (options.adaptive()) {
                 writeGranules(block, primaryKey, n);
                 return;
@@ -414,6 +423,9 @@ public final class PartWriter {
                 gatherOffset = 0;
             }
             updateExtremes(values);
+            if (projectionRows != null) {
+                projectionRows.append(values);
+            }
             gatherPending.appendRange(values, 0, values.rows());
             while (gatherGranule < granuleSizes.size()
                     && gatherPending.rows() - gatherOffset >= granuleSizes.get(gatherGranule)) {
@@ -509,6 +521,10 @@ public final class PartWriter {
                 }
             }
             writeListed("count.txt", ascii(Long.toString(rows)), checksums);
+            if (projectionRows != null && rows > 0) {
+                ProjectionPartWriter.writeAll(
+                        options, store, dir, projectionRows.rows(), checksums);
+            }
             if (ttlInfos != null && !ttlInfos.isEmpty()) {
                 writeListed(TtlInfos.FILE_NAME, ttlInfos.serialize(), checksums);
             }
@@ -601,12 +617,14 @@ public final class PartWriter {
                 throw streamCollision(sharedWriter, name, shared);
             }
             BulkSerialization s =
-                    BulkSerialization.forColumn(
-                            name,
-                            types.get(c),
-                            false,
-                            shared,
-                            shared != null && sharedWriter == null);
+                    types.get(c) instanceof ProjectionStateType
+                            ? new ProjectionStateSerialization(StreamNames.escape(name))
+                            : BulkSerialization.forColumn(
+                                    name,
+                                    types.get(c),
+                                    false,
+                                    shared,
+                                    shared != null && sharedWriter == null);
             for (String stream : s.streams()) {
                 String other = streamColumn.putIfAbsent(fileName(stream), name);
                 if (other != null) {

@@ -22,6 +22,8 @@ import java.util.List;
  *     n.size0}), as ClickHouse's Nested columns do; false gives each its own ({@code n%2Ea.size0})
  * @param skipIndexes the table's data-skipping indexes, written into every part ({@code
  *     skp_idx_<name>.idx}/{@code .idx2} and marks)
+ * @param projections the table's projections, written into every part as {@code <name>.proj}
+ *     sub-parts (see {@link ProjectionPartWriter})
  */
 public record PartWriterOptions(
         int indexGranularity,
@@ -31,7 +33,30 @@ public record PartWriterOptions(
         CompressionCodec defaultCodec,
         boolean fsync,
         boolean shareNestedOffsets,
-        List<SkipIndex> skipIndexes) {
+        List<SkipIndex> skipIndexes,
+        List<PartProjection> projections) {
+
+    /** Options without projections. */
+    public PartWriterOptions(
+            int indexGranularity,
+            long indexGranularityBytes,
+            int minCompressBlockSize,
+            int maxCompressBlockSize,
+            CompressionCodec defaultCodec,
+            boolean fsync,
+            boolean shareNestedOffsets,
+            List<SkipIndex> skipIndexes) {
+        this(
+                indexGranularity,
+                indexGranularityBytes,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                defaultCodec,
+                fsync,
+                shareNestedOffsets,
+                skipIndexes,
+                List.of());
+    }
 
     /** Options without skip indexes. */
     public PartWriterOptions(
@@ -73,6 +98,7 @@ public record PartWriterOptions(
 
     public PartWriterOptions {
         skipIndexes = List.copyOf(skipIndexes);
+        projections = List.copyOf(projections);
         if (indexGranularity <= 0) {
             throw new IllegalArgumentException(
                     "index_granularity must be positive, got " + indexGranularity);
@@ -110,7 +136,8 @@ public record PartWriterOptions(
                 defaultCodec,
                 fsync,
                 shareNestedOffsets,
-                skipIndexes);
+                skipIndexes,
+                projections);
     }
 
     public PartWriterOptions withFsync(boolean value) {
@@ -122,7 +149,8 @@ public record PartWriterOptions(
                 defaultCodec,
                 value,
                 shareNestedOffsets,
-                skipIndexes);
+                skipIndexes,
+                projections);
     }
 
     /** These options with {@code share_nested_offsets} = {@code value}. */
@@ -135,7 +163,8 @@ public record PartWriterOptions(
                 defaultCodec,
                 fsync,
                 value,
-                skipIndexes);
+                skipIndexes,
+                projections);
     }
 
     /** These options with the table's data-skipping indexes. */
@@ -148,6 +177,21 @@ public record PartWriterOptions(
                 defaultCodec,
                 fsync,
                 shareNestedOffsets,
+                value,
+                projections);
+    }
+
+    /** These options with the table's projections. */
+    public PartWriterOptions withProjections(List<PartProjection> value) {
+        return new PartWriterOptions(
+                indexGranularity,
+                indexGranularityBytes,
+                minCompressBlockSize,
+                maxCompressBlockSize,
+                defaultCodec,
+                fsync,
+                shareNestedOffsets,
+                skipIndexes,
                 value);
     }
 }

@@ -6,12 +6,14 @@ import io.github.s3mergetree.engine.compress.CompressionCodecs;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;
 import io.github.s3mergetree.engine.ddl.EngineDefinition;
 import io.github.s3mergetree.engine.ddl.MergeTreeSettings;
+import io.github.s3mergetree.engine.ddl.ProjectionDefinition;
 import io.github.s3mergetree.engine.ddl.SkipIndexDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.expr.EvaluationContext;
 import io.github.s3mergetree.engine.index.SkipIndex;
 import io.github.s3mergetree.engine.merge.MergingMode;
 import io.github.s3mergetree.engine.merge.SimpleMergeSelector;
+import io.github.s3mergetree.engine.part.PartProjection;
 import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
@@ -84,6 +86,11 @@ public final class TableLayouts {
             skipIndexes.add(SkipIndex.of(d, evaluation));
         }
         format = format.withSkipIndexes(skipIndexes);
+        List<PartProjection> projections = new ArrayList<>();
+        for (ProjectionDefinition d : schema.projections()) {
+            projections.add(new PartProjection(d, evaluation));
+        }
+        format = format.withProjections(projections);
         try {
             // the streams of every column: a file name two columns would write is refused now
             PartWriter.columnSerializations(names, types, format);

@@ -568,9 +568,9 @@ class DdlParserTest {
                 "1:27"
             },
             {
-                "CREATE TABLE t (a UInt32, PROJECTION p (SELECT a ORDER BY a)) ENGINE = MergeTree"
-                        + " ORDER BY a",
-                "PROJECTION"
+                "CREATE TABLE t (a UInt32, PROJECTION p (SELECT a, avg(a) GROUP BY a)) ENGINE ="
+                        + " MergeTree ORDER BY a",
+                "Aggregate function avg in projection p is not supported"
             },
             {
                 "CREATE TABLE t (a UInt32, CONSTRAINT c CHECK a > 0) ENGINE = MergeTree ORDER BY a",
