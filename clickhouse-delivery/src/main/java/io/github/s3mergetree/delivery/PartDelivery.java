@@ -12,13 +12,13 @@ import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.part.DeliverablePart;
 import io.github.s3mergetree.delivery.part.PartInventory;
 import io.github.s3mergetree.delivery.plan.DeliveryPlanner;
-import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.delivery.target.DataTypeFamilies;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TargetDefinition;
 import io.github.s3mergetree.engine.ddl.EngineDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Clock;
@@ -49,7 +49,9 @@ import org.slf4j.LoggerFactory;
 public abstract class PartDelivery {
     private static final Logger LOG = LoggerFactory.getLogger(PartDelivery.class);
 
-    protected final TableFiles files;
+    /** The written table's objects (its parts, and the ledger and manifests delivery keeps). */
+    protected final TableStore files;
+
     protected final TableSchema written;
     protected final DeliveryTarget target;
     protected final ClickHouseHttpClient client;
@@ -57,14 +59,25 @@ public abstract class PartDelivery {
     protected final DeliveryOptions options;
     private final Set<String> mine = new HashSet<>();
 
+    /**
+     * @param files the written table's store, which the caller owns and closes
+     * @throws IllegalArgumentException if the store does not enforce conditional writes: two
+     *     deliverers could then both record the same delivery
+     */
     protected PartDelivery(
-            TableFiles files,
+            TableStore files,
             TableSchema written,
             DeliveryTarget target,
             ClickHouseHttpClient client,
             Clock clock,
             DeliveryOptions options) {
         this.files = Objects.requireNonNull(files, "files");
+        if (!files.supportsConditionalWrites()) {
+            throw new IllegalArgumentException(
+                    "delivery needs a store that enforces conditional writes (If-None-Match), "
+                            + files.location()
+                            + " does not");
+        }
         this.written = Objects.requireNonNull(written, "written");
         this.target = Objects.requireNonNull(target, "target");
         this.client = Objects.requireNonNull(client, "client");

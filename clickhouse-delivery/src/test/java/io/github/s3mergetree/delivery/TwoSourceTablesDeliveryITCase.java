@@ -11,12 +11,12 @@ import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.ledger.DeliveryIntent;
 import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.restore.RestoreDelivery;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
-import io.github.s3mergetree.delivery.store.S3TableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.testing.TestStores;
 import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -54,6 +54,7 @@ class TwoSourceTablesDeliveryITCase {
     private static ChDbHttpServer server;
     private static ClickHouseHttpClient client;
     private static int serial;
+    private static final List<TableStore> STORES = new java.util.ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -66,6 +67,7 @@ class TwoSourceTablesDeliveryITCase {
 
     @AfterAll
     static void stop() throws Exception {
+        STORES.forEach(TableStore::close);
         if (server != null) {
             server.close();
         }
@@ -125,6 +127,7 @@ class TwoSourceTablesDeliveryITCase {
         final String name;
         final WrittenTable table;
         final String prefix;
+        final TableStore s3Files;
         final Live live;
 
         Source(String name, Live live) throws Exception {
@@ -133,6 +136,8 @@ class TwoSourceTablesDeliveryITCase {
             int n = ++serial;
             table = WrittenTable.create(dir.resolve(name + n), "");
             prefix = "tables/" + name + n;
+            s3Files = TestStores.s3(s3.endpoint(), BUCKET, prefix + "/");
+            STORES.add(s3Files);
         }
 
         /**
@@ -145,8 +150,9 @@ class TwoSourceTablesDeliveryITCase {
             live.ranges.add(new long[] {from, n});
         }
 
-        S3TableFiles s3Files() {
-            return new S3TableFiles(s3.client(), BUCKET, prefix);
+        /** The engine's store of the table's S3 copy (closed after all tests). */
+        TableStore s3Files() {
+            return s3Files;
         }
 
         RestoreDelivery restore() throws Exception {
@@ -165,7 +171,7 @@ class TwoSourceTablesDeliveryITCase {
 
         AttachDelivery attach() throws Exception {
             return new AttachDelivery(
-                    new LocalTableFiles(table.dir()),
+                    TableStore.local(table.dir().toString()),
                     table.schema(),
                     live.target(),
                     client,
@@ -204,8 +210,8 @@ class TwoSourceTablesDeliveryITCase {
         live.assertExactly();
         assertThat(a.restore().ledger().deliveredRows()).isEqualTo(6000);
         assertThat(b.restore().ledger().deliveredRows()).isEqualTo(21_000);
-        assertThat(a.s3Files().read(RestoreDelivery.MANIFEST)).isEmpty();
-        assertThat(b.s3Files().read(RestoreDelivery.MANIFEST)).isEmpty();
+        assertThat(a.s3Files().readIfExists(RestoreDelivery.MANIFEST)).isEmpty();
+        assertThat(b.s3Files().readIfExists(RestoreDelivery.MANIFEST)).isEmpty();
     }
 
     @Test
@@ -278,9 +284,10 @@ class TwoSourceTablesDeliveryITCase {
         DeliveryIntent pending = b.restore().ledger().pending().orElseThrow();
         // B's open delivery now carries A's id, whose RESTORE the server lists as RESTORED
         String path = b.restore().ledger().path(pending.sequence(), "intent");
-        String text = new String(b.s3Files().read(path).orElseThrow(), StandardCharsets.UTF_8);
+        String text =
+                new String(b.s3Files().readIfExists(path).orElseThrow(), StandardCharsets.UTF_8);
         b.s3Files()
-                .write(
+                .put(
                         path,
                         text.replace("id\t" + pending.id() + "\n", "id\t" + idOfA + "\n")
                                 .getBytes(StandardCharsets.UTF_8));
@@ -288,7 +295,7 @@ class TwoSourceTablesDeliveryITCase {
         // and so does the record of the backup it made (as if B had sent its RESTORE under A's id)
         String record = b.restore().ledger().deliveryDirectory(pending) + "/restore.expected";
         b.s3Files()
-                .read(record)
+                .readIfExists(record)
                 .ifPresent(
                         bytes ->
                                 uncheckedWrite(
@@ -348,9 +355,9 @@ class TwoSourceTablesDeliveryITCase {
         live.assertExactly();
     }
 
-    private static void uncheckedWrite(S3TableFiles files, String path, String text) {
+    private static void uncheckedWrite(TableStore files, String path, String text) {
         try {
-            files.write(path, text.getBytes(StandardCharsets.UTF_8));
+            files.put(path, text.getBytes(StandardCharsets.UTF_8));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -358,7 +365,7 @@ class TwoSourceTablesDeliveryITCase {
 
     private static List<String> partNamesOf(Source s) throws Exception {
         return new io.github.s3mergetree.delivery.part.PartInventory(
-                        new LocalTableFiles(s.table.dir()))
+                        TableStore.local(s.table.dir().toString()))
                 .committedParts().stream().map(Object::toString).sorted().toList();
     }
 }

@@ -12,17 +12,19 @@ import io.github.s3mergetree.delivery.attach.AttachDelivery;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.restore.RestoreDelivery;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
-import io.github.s3mergetree.delivery.store.StoreTableFiles;
-import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.TableKeys;
+import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
+import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
+import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -91,7 +93,7 @@ public final class DeliverCommand implements Subcommand {
         String password =
                 a.get("--clickhouse-password").orElse(System.getenv("CLICKHOUSE_PASSWORD"));
         endpoint = endpoint.withCredentials(a.get("--clickhouse-user").orElse("default"), password);
-        boolean onS3 = tablePath.startsWith("s3://");
+        boolean onS3 = TableLocation.isS3(tablePath);
         DeliveryMethod method;
         try {
             method =
@@ -103,39 +105,18 @@ public final class DeliverCommand implements Subcommand {
         if (a.has("--s3-access-key") != a.has("--s3-secret-key")) {
             throw new UsageException("--s3-access-key and --s3-secret-key go together");
         }
-        io.github.s3mergetree.engine.store.TableStore store = null;
-        try {
-            TableFiles files;
-            if (onS3) {
-                if (bucket0(tablePath).isEmpty()) {
-                    throw new UsageException("--table-path s3:// needs a bucket: " + tablePath);
-                }
-                // the engine's store of the table (its client, retries, conditional writes and
-                // commit log), as the sink reads and writes it
-                store =
-                        io.github.s3mergetree.sink.mergetree.storage.TableLocation.parse(
-                                        tablePath, s3Settings(a))
-                                .openStore();
-                files = new StoreTableFiles(store);
-            } else {
-                Path p =
-                        Path.of(
-                                tablePath.startsWith("file://")
-                                        ? URI.create(tablePath).getPath()
-                                        : tablePath);
-                if (!p.isAbsolute()) {
-                    p = p.toAbsolutePath();
-                }
-                files = new LocalTableFiles(p);
-            }
-            Optional<byte[]> ddl = files.read(TableKeys.DDL);
+        TableStorage storage = tableStorage(tablePath, a);
+        // the engine's store of the table (its client, retries, conditional writes and commit
+        // log), opened from the table path as the sink's writers open it
+        try (TableStore store = storage.openStore()) {
+            Optional<byte[]> ddl = store.readIfExists(TableKeys.DDL);
             if (ddl.isEmpty()) {
                 throw new IllegalArgumentException(
                         tablePath
                                 + " is not a table written by s3-mergetree (no "
                                 + TableKeys.DDL
                                 + " at "
-                                + files.describe(TableKeys.DDL)
+                                + store.describe(TableKeys.DDL)
                                 + ")");
             }
             TableSchema written = TableSchema.parse(new String(ddl.get(), StandardCharsets.UTF_8));
@@ -147,15 +128,14 @@ public final class DeliverCommand implements Subcommand {
                     throw new UsageException(
                             "--deliver restore needs --s3-access-key and --s3-secret-key: the keys the server reads the bucket with");
                 }
+                S3TableStorage s3 = (S3TableStorage) storage;
                 String rootUrl =
                         a.get("--clickhouse-s3-url")
                                 .orElseGet(
-                                        () ->
-                                                defaultRootUrl(
-                                                        a, bucket0(tablePath), prefix0(tablePath)));
+                                        () -> defaultRootUrl(a, s3.config().bucket(), s3.prefix()));
                 delivery =
                         new RestoreDelivery(
-                                files,
+                                store,
                                 written,
                                 new RestoreDelivery.Source(
                                         rootUrl,
@@ -168,7 +148,7 @@ public final class DeliverCommand implements Subcommand {
             } else {
                 delivery =
                         new AttachDelivery(
-                                files,
+                                store,
                                 written,
                                 target,
                                 client,
@@ -216,23 +196,24 @@ public final class DeliverCommand implements Subcommand {
                     seconds,
                     target.table().toString().replace("\\", "\\\\").replace("\"", "\\\""));
             return 0;
-        } finally {
-            if (store != null) {
-                store.close();
-            }
         }
     }
 
-    private static String bucket0(String tablePath) {
-        String rest = tablePath.substring("s3://".length());
-        int slash = rest.indexOf('/');
-        return slash < 0 ? rest : rest.substring(0, slash);
-    }
-
-    private static String prefix0(String tablePath) {
-        String rest = tablePath.substring("s3://".length());
-        int slash = rest.indexOf('/');
-        return slash < 0 ? "" : rest.substring(slash + 1);
+    /**
+     * The table {@code --table-path} names, by the sink's parser ({@link TableLocation#parse}) with
+     * the {@code --s3-*} settings: {@code s3://bucket/prefix}, {@code file:///dir} or a directory
+     * (a relative one taken from the working directory).
+     */
+    private static TableStorage tableStorage(String tablePath, Args a) throws UsageException {
+        String path = tablePath.strip();
+        if (!path.contains("://") && !path.startsWith("file:") && !path.startsWith("/")) {
+            path = Paths.get(path).toAbsolutePath().normalize().toString();
+        }
+        try {
+            return TableLocation.parse(path, s3Settings(a));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--table-path: " + e.getMessage());
+        }
     }
 
     /**
@@ -254,11 +235,9 @@ public final class DeliverCommand implements Subcommand {
         return "https://" + bucket + ".s3." + region + ".amazonaws.com/" + p;
     }
 
-    private static io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings s3Settings(
-            Args a) {
-        io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings d =
-                io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings.defaults();
-        return new io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings(
+    private static TableLocation.S3Settings s3Settings(Args a) {
+        TableLocation.S3Settings d = TableLocation.S3Settings.defaults();
+        return new TableLocation.S3Settings(
                 a.get("--s3-endpoint").map(URI::create).orElse(null),
                 a.get("--s3-region").orElse(null),
                 a.has("--s3-path-style"),

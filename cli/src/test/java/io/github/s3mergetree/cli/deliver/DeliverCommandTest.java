@@ -133,4 +133,41 @@ class DeliverCommandTest {
         assertThat(restoreLocal.code()).isEqualTo(2);
         assertThat(restoreLocal.err()).contains("needs the table on S3");
     }
+
+    /**
+     * {@code --table-path} is parsed as the sink parses a table path ({@code TableLocation}): what
+     * it cannot open is a usage error naming the value, before any server is asked.
+     */
+    @Test
+    void aTablePathTheSinkCannotOpenIsAUsageErrorNamingIt() {
+        Run otherScheme =
+                run(
+                        "deliver",
+                        "--table-path",
+                        "hdfs://nn/tables/t",
+                        "--clickhouse-url",
+                        "http://127.0.0.1:1",
+                        "--clickhouse-table",
+                        "default.t");
+        assertThat(otherScheme.code()).isEqualTo(2);
+        assertThat(otherScheme.err())
+                .contains("--table-path: unsupported table path 'hdfs://nn/tables/t'");
+        Run badBucket =
+                run(
+                        "deliver",
+                        "--table-path",
+                        "s3://Bad_Bucket/tables/t",
+                        "--clickhouse-url",
+                        "http://127.0.0.1:1",
+                        "--clickhouse-table",
+                        "default.t",
+                        "--s3-access-key",
+                        "k",
+                        "--s3-secret-key",
+                        "secret-not-shown");
+        assertThat(badBucket.code()).isEqualTo(2);
+        assertThat(badBucket.err())
+                .contains("invalid bucket 'Bad_Bucket'")
+                .doesNotContain("secret-not-shown");
+    }
 }

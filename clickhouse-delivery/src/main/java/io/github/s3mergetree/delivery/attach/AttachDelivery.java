@@ -15,7 +15,6 @@ import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.part.DeliverablePart;
 import io.github.s3mergetree.delivery.part.PartFile;
 import io.github.s3mergetree.delivery.part.PartInventory;
-import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.ServerInfo;
 import io.github.s3mergetree.delivery.target.TableName;
@@ -25,6 +24,7 @@ import io.github.s3mergetree.engine.compress.CompressionCodecs;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;
 import io.github.s3mergetree.engine.ddl.ProjectionDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -66,7 +66,7 @@ public final class AttachDelivery extends PartDelivery {
      *     use the path the server reports ({@code system.tables}), which is right on the same host
      */
     public AttachDelivery(
-            TableFiles files,
+            TableStore files,
             TableSchema written,
             DeliveryTarget target,
             ClickHouseHttpClient client,
@@ -311,7 +311,7 @@ public final class AttachDelivery extends PartDelivery {
         String detachedName = DeliveryIds.detachedName(intent.id(), part.name()).toString();
         Path target = dir.resolve(detachedName);
         if (Files.isDirectory(target)) {
-            Optional<byte[]> ours = files.read(name + "/checksums.txt");
+            Optional<byte[]> ours = files.readIfExists(name + "/checksums.txt");
             Path theirs = target.resolve("checksums.txt");
             if (ours.isPresent()
                     && Files.isRegularFile(theirs)
@@ -337,7 +337,7 @@ public final class AttachDelivery extends PartDelivery {
         }
         Files.createDirectory(tmp);
         for (PartFile f : part.files()) {
-            try (InputStream in = files.open(name + "/" + f.name())) {
+            try (InputStream in = files.openStream(name + "/" + f.name())) {
                 Files.copy(in, tmp.resolve(f.name()));
             }
             if (Files.size(tmp.resolve(f.name())) != f.size()) {

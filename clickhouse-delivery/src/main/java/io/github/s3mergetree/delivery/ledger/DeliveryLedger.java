@@ -1,7 +1,7 @@
 package io.github.s3mergetree.delivery.ledger;
 
-import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ public final class DeliveryLedger {
                             + java.util.regex.Pattern.quote(PROBE)
                             + ")?)?)?");
 
-    private final TableFiles files;
+    private final TableStore files;
     private final String targetKey;
     private final TreeMap<Long, DeliveryIntent> intents = new TreeMap<>();
     private final TreeMap<Long, DeliveryOutcome> outcomes = new TreeMap<>();
@@ -71,7 +71,7 @@ public final class DeliveryLedger {
 
     private final Map<PartName, DeliveredPart> summarizedParts = new TreeMap<>();
 
-    private DeliveryLedger(TableFiles files, String targetKey) {
+    private DeliveryLedger(TableStore files, String targetKey) {
         this.files = files;
         this.targetKey = targetKey;
     }
@@ -100,7 +100,7 @@ public final class DeliveryLedger {
     }
 
     /** Reads the ledger of {@code targetKey} (empty if the target never got anything). */
-    public static DeliveryLedger load(TableFiles files, String targetKey) throws IOException {
+    public static DeliveryLedger load(TableStore files, String targetKey) throws IOException {
         for (int attempt = 1; attempt <= LOAD_ATTEMPTS; attempt++) {
             DeliveryLedger l = new DeliveryLedger(files, targetKey);
             if (l.read()) {
@@ -119,7 +119,7 @@ public final class DeliveryLedger {
     /** Reads the listing; false if a record vanished meanwhile (a compaction: read again). */
     private boolean read() throws IOException {
         String dir = directory(targetKey);
-        List<String> names = files.listFiles(dir);
+        List<String> names = files.listFileNames(dir + "/");
         long newestSummary = 0;
         for (String name : names) {
             if (name.endsWith(".summary")) {
@@ -128,7 +128,7 @@ public final class DeliveryLedger {
         }
         if (newestSummary > 0) {
             String path = path(newestSummary, "summary");
-            Optional<byte[]> content = files.read(path);
+            Optional<byte[]> content = files.readIfExists(path);
             if (content.isEmpty()) {
                 return false;
             }
@@ -147,7 +147,7 @@ public final class DeliveryLedger {
             if (!kind.equals("intent") && !kind.equals("outcome") && !kind.equals("copied")) {
                 continue;
             }
-            Optional<byte[]> content = files.read(dir + "/" + name);
+            Optional<byte[]> content = files.readIfExists(dir + "/" + name);
             if (content.isEmpty()) {
                 return false;
             }
@@ -382,13 +382,13 @@ public final class DeliveryLedger {
         // the summary stands: what it replaces can go
         long previous = summarizedThrough;
         String dir = directory(targetKey);
-        for (String name : files.listFiles(dir)) {
+        for (String name : files.listFileNames(dir + "/")) {
             long seq = sequenceOf(name);
             if (seq > 0 && (seq < through || (seq == through && !name.endsWith(".summary")))) {
                 files.delete(dir + "/" + name);
             }
         }
-        for (String sub : files.listDirectories(dir)) {
+        for (String sub : files.listDirectories(dir + "/")) {
             long seq;
             try {
                 seq = Long.parseLong(sub);
@@ -409,10 +409,10 @@ public final class DeliveryLedger {
     }
 
     private void deleteTree(String dir) throws IOException {
-        for (String sub : files.listDirectories(dir)) {
+        for (String sub : files.listDirectories(dir + "/")) {
             deleteTree(dir + "/" + sub);
         }
-        for (String name : files.listFiles(dir)) {
+        for (String name : files.listFileNames(dir + "/")) {
             files.delete(dir + "/" + name);
         }
     }

@@ -1,9 +1,11 @@
 package io.github.s3mergetree.delivery.part;
 
-import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.engine.table.ActivePart;
+import io.github.s3mergetree.engine.table.MergeTreeTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,36 +17,37 @@ import java.util.Optional;
 /**
  * Reads which parts the written table has and what files they consist of.
  *
- * <p>What is committed is the table's commit log's word ({@link
- * TableFiles#activePartsByCommitLog}): its active parts, and the parts on storage those cover (the
- * sources of a merge, kept for {@code old_parts_lifetime}, which delivery may send instead of a
- * merge that mixes delivered and new blocks). A directory the log does not know (a part it removed
- * without a cover, such as one detached as broken or dropped; a part committed after the log was
- * read, which the next round sees) is not delivered. A part counts only once its {@code
- * checksums.txt} is published (the engine's publisher writes it last, after the commit entry;
- * {@code tmp_*} directories never parse). Without a commit log in reach, the directories with
- * {@code checksums.txt} are the committed parts. Active parts are those no other part covers, as in
- * ClickHouse.
+ * <p>What is committed is the table's commit log's word ({@link MergeTreeTable#readActiveParts}):
+ * its active parts, and the parts on storage those cover (the sources of a merge, kept for {@code
+ * old_parts_lifetime}, which delivery may send instead of a merge that mixes delivered and new
+ * blocks). A directory the log does not know (a part it removed without a cover, such as one
+ * detached as broken or dropped; a part committed after the log was read, which the next round
+ * sees) is not delivered. A part counts only once its {@code checksums.txt} is published (the
+ * engine's publisher writes it last, after the commit entry; {@code tmp_*} directories never
+ * parse). Active parts are those no other part covers, as in ClickHouse.
  */
 public final class PartInventory {
-    private final TableFiles files;
+    private final TableStore files;
 
-    public PartInventory(TableFiles files) {
+    /** The parts of the table in {@code files} (a store the caller owns and closes). */
+    public PartInventory(TableStore files) {
         this.files = files;
     }
 
     /** Every committed part (active or covered by a merge and not yet removed), sorted. */
     public List<PartName> committedParts() throws IOException {
         // the log first: a part committed after this read is listed but not active, and waits
-        Optional<List<PartName>> byLog = files.activePartsByCommitLog();
+        List<PartName> byLog = new ArrayList<>();
+        for (ActivePart part : MergeTreeTable.readActiveParts(files)) {
+            byLog.add(part.name());
+        }
         List<PartName> out = new ArrayList<>();
         for (String dir : files.listDirectories("")) {
             Optional<PartName> name = PartName.tryParse(dir);
-            if (name.isEmpty()
-                    || (byLog.isPresent() && !activeOrCovered(name.get(), byLog.get()))) {
+            if (name.isEmpty() || !activeOrCovered(name.get(), byLog)) {
                 continue;
             }
-            if (files.listFiles(dir).contains("checksums.txt")) {
+            if (files.exists(dir + "/checksums.txt")) {
                 out.add(name.get());
             }
         }
@@ -101,7 +104,7 @@ public final class PartInventory {
         Map<String, Checksums.Entry> listed =
                 Checksums.parse(checksumsBytes, files.describe(dir + "/checksums.txt")).entries();
         List<PartFile> out = new ArrayList<>();
-        for (String name : files.listFiles(dir)) {
+        for (String name : files.listFileNames(dir + "/")) {
             Checksums.Entry e = listed.get(name);
             if (name.equals("checksums.txt")) {
                 out.add(
@@ -132,7 +135,7 @@ public final class PartInventory {
         HashingOutput h = new HashingOutput();
         long size = 0;
         byte[] buf = new byte[64 * 1024];
-        try (InputStream in = files.open(dir + "/" + name)) {
+        try (InputStream in = files.openStream(dir + "/" + name)) {
             int n;
             while ((n = in.read(buf)) > 0) {
                 h.update(buf, 0, n);
@@ -143,7 +146,7 @@ public final class PartInventory {
     }
 
     private byte[] readRequired(String path) throws IOException {
-        return files.read(path)
+        return files.readIfExists(path)
                 .orElseThrow(() -> new IOException("missing " + files.describe(path)));
     }
 }

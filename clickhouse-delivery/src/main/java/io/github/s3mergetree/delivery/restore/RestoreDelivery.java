@@ -16,7 +16,6 @@ import io.github.s3mergetree.delivery.ledger.DeliveryIntent;
 import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.part.DeliverablePart;
 import io.github.s3mergetree.delivery.part.PartFile;
-import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.ServerInfo;
 import io.github.s3mergetree.delivery.target.TableName;
@@ -25,6 +24,7 @@ import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -139,7 +139,7 @@ public final class RestoreDelivery extends PartDelivery {
     private TargetDefinition definition;
 
     public RestoreDelivery(
-            TableFiles files,
+            TableStore files,
             TableSchema written,
             Source source,
             DeliveryTarget target,
@@ -178,7 +178,7 @@ public final class RestoreDelivery extends PartDelivery {
         TargetDefinition def = checkDefinition();
         String probe = DeliveryLedger.probePath(target.key());
         String token = "s3mergetree probe " + UUID.randomUUID();
-        files.write(probe, token.getBytes(StandardCharsets.UTF_8));
+        files.put(probe, token.getBytes(StandardCharsets.UTF_8));
         String read;
         try {
             read =
@@ -249,7 +249,7 @@ public final class RestoreDelivery extends PartDelivery {
             byte[] uuid = recorded.uuid().toString().getBytes(StandardCharsets.US_ASCII);
             Checksums checksums =
                     Checksums.parse(
-                            files.read(name + "/checksums.txt")
+                            files.readIfExists(name + "/checksums.txt")
                                     .orElseThrow(
                                             () ->
                                                     new IOException(
@@ -267,8 +267,8 @@ public final class RestoreDelivery extends PartDelivery {
                             0,
                             io.github.s3mergetree.engine.hash.Hash128.ZERO));
             byte[] checksumsBytes = checksums.serialize();
-            files.write(dir + "/" + name + "/checksums.txt", checksumsBytes);
-            files.write(dir + "/" + name + "/uuid.txt", uuid);
+            files.put(dir + "/" + name + "/checksums.txt", checksumsBytes);
+            files.put(dir + "/" + name + "/uuid.txt", uuid);
             for (PartFile f : part.files()) {
                 if (f.name().equals("checksums.txt") || f.name().equals("uuid.txt")) {
                     continue;
@@ -292,7 +292,7 @@ public final class RestoreDelivery extends PartDelivery {
         }
         byte[] ddl =
                 renamed(definition().serverDdl(), backupTable).getBytes(StandardCharsets.UTF_8);
-        files.write(dir + "/table.sql", ddl);
+        files.put(dir + "/table.sql", ddl);
         manifest.add(
                 "metadata/" + BACKUP_DATABASE + "/" + backupTable + ".sql",
                 ddl.length,
@@ -300,7 +300,7 @@ public final class RestoreDelivery extends PartDelivery {
                 dir + "/table.sql");
         // what the server's system.backups will report for this RESTORE, recorded before it can
         // be sent: an entry with this id that does not match it is not this delivery's
-        files.write(dir + "/" + EXPECTED, RestoreFingerprint.of(intent.id(), manifest).serialize());
+        files.put(dir + "/" + EXPECTED, RestoreFingerprint.of(intent.id(), manifest).serialize());
         takeManifestSlot(intent, manifest.toXml());
         DeliveryFaultPoints.reach(DeliveryFaultPoints.AFTER_MANIFEST);
         try {
@@ -442,7 +442,7 @@ public final class RestoreDelivery extends PartDelivery {
 
     @Override
     protected void afterOutcome(DeliveryIntent intent) throws IOException {
-        Optional<byte[]> current = files.read(MANIFEST);
+        Optional<byte[]> current = files.readIfExists(MANIFEST);
         if (current.isPresent()) {
             String marker = BackupManifest.markerOf(current.get());
             if (marker != null && marker.startsWith(intent.id() + "|")) {
@@ -508,7 +508,7 @@ public final class RestoreDelivery extends PartDelivery {
     private String believeRestored(DeliveryIntent intent, DeliveryLedger ledger, BackupStatus s)
             throws IOException {
         String record = ledger.deliveryDirectory(intent) + "/" + EXPECTED;
-        Optional<byte[]> bytes = files.read(record);
+        Optional<byte[]> bytes = files.readIfExists(record);
         Optional<RestoreFingerprint> expected =
                 bytes.isEmpty()
                         ? Optional.empty()
@@ -664,7 +664,7 @@ public final class RestoreDelivery extends PartDelivery {
             if (files.createIfAbsent(MANIFEST, xml)) {
                 return;
             }
-            Optional<byte[]> current = files.read(MANIFEST);
+            Optional<byte[]> current = files.readIfExists(MANIFEST);
             if (current.isEmpty()) {
                 continue;
             }
@@ -683,7 +683,7 @@ public final class RestoreDelivery extends PartDelivery {
                 // ours from an earlier attempt, a finished one, or a dead deliverer's: a server
                 // still reading that one would not find its backup table in ours and fail, never
                 // restore our parts
-                files.write(MANIFEST, xml);
+                files.put(MANIFEST, xml);
                 return;
             }
             if (clock.millis() > deadline) {

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The delivery module's structure: it knows nothing of Flink (the sink's delivery operator and the
- * CLI both drive it), and its packages form no cycles (each package a slice).
+ * CLI both drive it), it reads and writes the table only through the engine's {@code TableStore}
+ * (no S3 client of its own: the AWS SDK stays behind the object-store module's client), and its
+ * packages form no cycles (each package a slice).
  */
 class DeliveryArchitectureTest {
     private static JavaClasses delivery;
@@ -36,6 +38,18 @@ class DeliveryArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("org.apache.flink..")
+                .check(delivery);
+    }
+
+    @Test
+    void deliveryReachesS3OnlyThroughTheEnginesTableStore() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("software.amazon.awssdk..")
+                .because(
+                        "delivery reads the table through the engine's TableStore, whose"
+                                + " object-store client is the one place the AWS SDK is used")
                 .check(delivery);
     }
 }

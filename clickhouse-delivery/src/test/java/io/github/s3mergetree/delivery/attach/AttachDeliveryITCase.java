@@ -9,10 +9,10 @@ import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.errors.DeliveryException;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
 import io.github.s3mergetree.engine.testing.RowsHash;
 import java.nio.file.Path;
@@ -84,7 +84,7 @@ class AttachDeliveryITCase {
 
         AttachDelivery delivery() throws Exception {
             return new AttachDelivery(
-                    new LocalTableFiles(table.dir()),
+                    TableStore.local(table.dir().toString()),
                     table.schema(),
                     DeliveryTarget.resolve(client, live),
                     client,

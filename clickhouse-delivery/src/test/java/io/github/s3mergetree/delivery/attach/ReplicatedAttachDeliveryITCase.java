@@ -6,10 +6,10 @@ import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
 import io.github.s3mergetree.engine.testing.ClickHouse1816Cluster;
 import io.github.s3mergetree.engine.testing.RowsHash;
@@ -91,7 +91,7 @@ class ReplicatedAttachDeliveryITCase {
                         ClickHouseEndpoint.of("http://127.0.0.1:" + first.httpPort()));
         AttachDelivery delivery =
                 new AttachDelivery(
-                        new LocalTableFiles(table.dir()),
+                        TableStore.local(table.dir().toString()),
                         table.schema(),
                         DeliveryTarget.resolve(client, live),
                         client,

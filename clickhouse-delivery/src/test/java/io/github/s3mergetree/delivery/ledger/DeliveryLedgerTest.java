@@ -3,9 +3,12 @@ package io.github.s3mergetree.delivery.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
-import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.TableStore;
+import io.github.s3mergetree.objectstore.LocalFileObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectStoreClient;
+import io.github.s3mergetree.objectstore.ObjectSummary;
+import io.github.s3mergetree.objectstore.WriteCondition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,8 +34,8 @@ class DeliveryLedgerTest {
 
     @TempDir Path dir;
 
-    private TableFiles files() {
-        return new LocalTableFiles(dir);
+    private TableStore files() {
+        return TableStore.local(dir.toString());
     }
 
     private static DeliveredPart part(String name, long rows) {
@@ -157,88 +160,110 @@ class DeliveryLedgerTest {
     void aReaderListingBeforeAConcurrentCompactionReadsAgain() throws Exception {
         DeliveryLedger l = deliveries(4);
         Map<PartName, DeliveredPart> before = l.deliveredParts();
-        TableFiles real = files();
-        String ledgerDir = DeliveryLedger.directory(TARGET);
-        List<String> staleListing = real.listFiles(ledgerDir);
+        String ledgerDir = DeliveryLedger.directory(TARGET) + "/";
+        ObjectStoreClient real = LocalFileObjectStoreClient.of(dir.toString());
+        ObjectStoreClient.ListPage staleListing = real.list(ledgerDir, "/", null, null, 1000);
         l.compact(1); // another deliverer, between this reader's listing and its reads
         AtomicInteger listings = new AtomicInteger();
-        TableFiles staleOnce =
-                new Delegating(real) {
-                    @Override
-                    public List<String> listFiles(String d) throws IOException {
-                        if (d.equals(ledgerDir) && listings.getAndIncrement() == 0) {
-                            return staleListing;
-                        }
-                        return super.listFiles(d);
-                    }
-                };
+        TableStore staleOnce =
+                TableStore.of(
+                        new StaleListing(
+                                real,
+                                ledgerDir,
+                                staleListing,
+                                () -> listings.getAndIncrement() == 0),
+                        "",
+                        dir.toString());
         DeliveryLedger reread = DeliveryLedger.load(staleOnce, TARGET);
         assertThat(listings.get()).as("read again").isEqualTo(2);
         assertThat(reread.deliveredParts()).isEqualTo(before);
 
-        TableFiles alwaysStale =
-                new Delegating(real) {
-                    @Override
-                    public List<String> listFiles(String d) throws IOException {
-                        return d.equals(ledgerDir) ? staleListing : super.listFiles(d);
-                    }
-                };
+        TableStore alwaysStale =
+                TableStore.of(
+                        new StaleListing(real, ledgerDir, staleListing, () -> true),
+                        "",
+                        dir.toString());
         assertThatThrownBy(() -> DeliveryLedger.load(alwaysStale, TARGET))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("kept changing");
     }
 
-    /** A {@link TableFiles} passing every call on to another. */
-    private static class Delegating implements TableFiles {
-        private final TableFiles d;
+    /**
+     * A client whose listing of one directory is an earlier one while {@code stale} says so (a
+     * listing made before a concurrent compaction); every other call goes to the real client.
+     */
+    private static final class StaleListing implements ObjectStoreClient {
+        private final ObjectStoreClient real;
+        private final String directory;
+        private final ListPage staleListing;
+        private final BooleanSupplier stale;
 
-        Delegating(TableFiles d) {
-            this.d = d;
+        StaleListing(
+                ObjectStoreClient real,
+                String directory,
+                ListPage staleListing,
+                BooleanSupplier stale) {
+            this.real = real;
+            this.directory = directory;
+            this.staleListing = staleListing;
+            this.stale = stale;
         }
 
         @Override
-        public Optional<byte[]> read(String path) throws IOException {
-            return d.read(path);
+        public ListPage list(
+                String prefix, String startAfter, String continuationToken, int maxKeys)
+                throws IOException {
+            return real.list(prefix, startAfter, continuationToken, maxKeys);
         }
 
         @Override
-        public InputStream open(String path) throws IOException {
-            return d.open(path);
+        public ListPage list(
+                String prefix,
+                String delimiter,
+                String startAfter,
+                String continuationToken,
+                int maxKeys)
+                throws IOException {
+            if (prefix.equals(directory) && "/".equals(delimiter) && stale.getAsBoolean()) {
+                return staleListing;
+            }
+            return real.list(prefix, delimiter, startAfter, continuationToken, maxKeys);
         }
 
         @Override
-        public long size(String path) throws IOException {
-            return d.size(path);
+        public ObjectSummary head(String key) throws IOException {
+            return real.head(key);
         }
 
         @Override
-        public void write(String path, byte[] content) throws IOException {
-            d.write(path, content);
+        public InputStream get(String key, String etag, long start, long endExclusive)
+                throws IOException {
+            return real.get(key, etag, start, endExclusive);
         }
 
         @Override
-        public boolean createIfAbsent(String path, byte[] content) throws IOException {
-            return d.createIfAbsent(path, content);
+        public String put(String key, byte[] content, WriteCondition condition) throws IOException {
+            return real.put(key, content, condition);
         }
 
         @Override
-        public void delete(String path) throws IOException {
-            d.delete(path);
+        public void delete(String key) throws IOException {
+            real.delete(key);
         }
 
         @Override
-        public List<String> listFiles(String dir) throws IOException {
-            return d.listFiles(dir);
+        public boolean supportsConditionalWrites() {
+            return real.supportsConditionalWrites();
         }
 
         @Override
-        public List<String> listDirectories(String dir) throws IOException {
-            return d.listDirectories(dir);
+        public String describe(String key) {
+            return real.describe(key);
         }
 
         @Override
-        public String describe(String path) {
-            return d.describe(path);
+        public void close() {
+            real.close();
         }
     }
 }

@@ -14,16 +14,18 @@ import io.github.s3mergetree.delivery.http.ClickHouseServerException;
 import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.ledger.DeliveryIntent;
 import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
-import io.github.s3mergetree.delivery.store.S3TableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
+import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.testing.RowsHash;
+import io.github.s3mergetree.engine.testing.TestStores;
 import io.github.s3mergetree.objectstore.testing.S3ProxyServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
@@ -48,6 +50,14 @@ class RestoreDeliveryITCase {
     private static ChDbHttpServer server;
     private static ClickHouseHttpClient client;
     private static int tables;
+    private static final List<TableStore> stores = new ArrayList<>();
+
+    /** The engine's store of the table under {@code prefix} of the bucket, closed after all. */
+    private static TableStore store(String prefix) {
+        TableStore store = TestStores.s3(s3.endpoint(), BUCKET, prefix + "/");
+        stores.add(store);
+        return store;
+    }
 
     @BeforeAll
     static void start() throws Exception {
@@ -60,6 +70,7 @@ class RestoreDeliveryITCase {
 
     @AfterAll
     static void stop() throws Exception {
+        stores.forEach(TableStore::close);
         if (server != null) {
             server.close();
         }
@@ -77,6 +88,7 @@ class RestoreDeliveryITCase {
     private static final class Setup {
         final WrittenTable table;
         final String prefix;
+        final TableStore store;
         final TableName live;
         final long earlier;
 
@@ -91,6 +103,7 @@ class RestoreDeliveryITCase {
             int n = ++tables;
             table = WrittenTable.create(dir.resolve("written" + n), "");
             prefix = "tables/t" + n;
+            store = store(prefix);
             live = new TableName(database, "live" + n);
             q(
                     "CREATE DATABASE IF NOT EXISTS "
@@ -114,7 +127,7 @@ class RestoreDeliveryITCase {
 
         RestoreDelivery delivery(DeliveryOptions options) {
             return new RestoreDelivery(
-                    new S3TableFiles(s3.client(), BUCKET, prefix),
+                    store,
                     table.schema(),
                     new RestoreDelivery.Source(
                             s3.endpoint() + "/" + BUCKET + "/" + prefix,
@@ -221,8 +234,7 @@ class RestoreDeliveryITCase {
         s.assertExactly(6000);
         assertCheckPasses(s.live);
         // the manifest slot is free again
-        assertThat(new S3TableFiles(s3.client(), BUCKET, s.prefix).read(RestoreDelivery.MANIFEST))
-                .isEmpty();
+        assertThat(s.store.readIfExists(RestoreDelivery.MANIFEST)).isEmpty();
     }
 
     @Test
@@ -236,14 +248,14 @@ class RestoreDeliveryITCase {
         DeliveryResult r = s.delivery(options).deliverPending();
         assertThat(r.deliveryIds()).hasSize(3); // 6 parts, 2 per RESTORE
         s.assertExactly(5000);
-        S3TableFiles files = new S3TableFiles(s3.client(), BUCKET, s.prefix);
+        TableStore files = s.store;
         DeliveryLedger ledger = s.delivery(options).ledger();
         assertThat(ledger.summarizedThrough()).isEqualTo(3);
         String dir = DeliveryLedger.directory(ledger.targetKey());
-        assertThat(files.listFiles(dir))
+        assertThat(files.listFileNames(dir + "/"))
                 .as("records through the summary are gone")
                 .containsExactly("0000000003.summary");
-        assertThat(files.listDirectories(dir))
+        assertThat(files.listDirectories(dir + "/"))
                 .as("the deliveries' own files (checksums.txt with uuid.txt, table.sql) are gone")
                 .isEmpty();
         // a merge of delivered parts in the written table sends nothing: the summary knows them
@@ -282,10 +294,11 @@ class RestoreDeliveryITCase {
                         + "', '"
                         + S3ProxyServer.SECRET_KEY
                         + "')");
-        S3TableFiles ref = new S3TableFiles(s3.client(), BUCKET, "ref" + tables);
+        TableStore ref = store("ref" + tables);
         String xml =
                 new String(
-                        ref.read(".backup").orElseThrow(), java.nio.charset.StandardCharsets.UTF_8);
+                        ref.readIfExists(".backup").orElseThrow(),
+                        java.nio.charset.StandardCharsets.UTF_8);
         java.util.regex.Matcher m =
                 java.util.regex.Pattern.compile(
                                 "<file><name>([^<]*)</name><size>(\\d+)</size>(?:<checksum>([0-9a-f]{32})</checksum>)?(?:<data_file>([^<]*)</data_file>)?")
@@ -295,7 +308,8 @@ class RestoreDeliveryITCase {
             if (m.group(3) == null) {
                 continue;
             }
-            byte[] bytes = ref.read(m.group(4) != null ? m.group(4) : m.group(1)).orElseThrow();
+            byte[] bytes =
+                    ref.readIfExists(m.group(4) != null ? m.group(4) : m.group(1)).orElseThrow();
             assertThat(bytes.length).as(m.group(1)).isEqualTo(Integer.parseInt(m.group(2)));
             assertThat(
                             io.github.s3mergetree.engine.hash.HashingOutput.hash(
@@ -319,7 +333,7 @@ class RestoreDeliveryITCase {
                         + " ENGINE = MergeTree PARTITION BY p ORDER BY (id, s)");
         RestoreDelivery wrongOrder =
                 new RestoreDelivery(
-                        new S3TableFiles(s3.client(), BUCKET, s.prefix),
+                        s.store,
                         s.table.schema(),
                         new RestoreDelivery.Source(
                                 s3.endpoint() + "/" + BUCKET + "/" + s.prefix,
@@ -335,7 +349,7 @@ class RestoreDeliveryITCase {
                         "ORDER BY is id in the written table but (id, s) on the server");
         RestoreDelivery missing =
                 new RestoreDelivery(
-                        new S3TableFiles(s3.client(), BUCKET, s.prefix),
+                        s.store,
                         s.table.schema(),
                         new RestoreDelivery.Source(
                                 s3.endpoint() + "/" + BUCKET + "/" + s.prefix,
@@ -353,7 +367,7 @@ class RestoreDeliveryITCase {
                 .hasMessageContaining("create it first");
         RestoreDelivery badKeys =
                 new RestoreDelivery(
-                        new S3TableFiles(s3.client(), BUCKET, s.prefix),
+                        s.store,
                         s.table.schema(),
                         new RestoreDelivery.Source(
                                 s3.endpoint() + "/" + BUCKET + "/" + s.prefix,
@@ -369,11 +383,11 @@ class RestoreDeliveryITCase {
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("wrong-secret-42"));
         assertThat(q("SELECT count() FROM " + s.live.sql())).isEqualTo(Long.toString(s.earlier));
         // the refused check took its probe away again, and so does one that passes
-        S3TableFiles files = new S3TableFiles(s3.client(), BUCKET, s.prefix);
+        TableStore files = s.store;
         String ledgerDir = DeliveryLedger.directory(target(s.live).key());
-        assertThat(files.listFiles(ledgerDir)).isEmpty();
+        assertThat(files.listFileNames(ledgerDir + "/")).isEmpty();
         s.delivery().check();
-        assertThat(files.listFiles(ledgerDir)).isEmpty();
+        assertThat(files.listFileNames(ledgerDir + "/")).isEmpty();
     }
 
     /** A crash at each point of the protocol, then a fresh deliverer: every row exactly once. */

@@ -271,6 +271,28 @@ public final class TableStore implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The names of the objects directly under {@code keyPrefix} (empty or ending with /), not those
+     * of its "directories": {@code checksums.txt}, {@code data.bin}, … of a part, in name order.
+     */
+    public List<String> listFileNames(String keyPrefix) throws IOException {
+        List<String> out = new ArrayList<>();
+        String token = null;
+        do {
+            String t = token;
+            ObjectStoreClient.ListPage page =
+                    retried(() -> client.list(prefix + keyPrefix, "/", null, t, 1000));
+            for (ObjectSummary o : page.objects()) {
+                String name = o.key().substring(prefix.length() + keyPrefix.length());
+                if (!name.isEmpty() && !name.contains("/")) {
+                    out.add(name);
+                }
+            }
+            token = page.nextContinuationToken();
+        } while (token != null);
+        return out;
+    }
+
     // ----------------------------------------------------------------- writes
 
     /**

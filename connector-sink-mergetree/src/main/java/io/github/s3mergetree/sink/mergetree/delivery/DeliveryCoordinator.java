@@ -9,8 +9,6 @@ import io.github.s3mergetree.delivery.errors.DeliveryStateUnknownException;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.restore.RestoreDelivery;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
-import io.github.s3mergetree.delivery.store.StoreTableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.ddl.TableSchema;
@@ -86,22 +84,21 @@ public final class DeliveryCoordinator
      * A delivery and what it holds open (the table's store): closing it releases them.
      *
      * @param delivery the delivery
-     * @param store the store its files are read from, closed with it (null: none)
+     * @param store the store the table is read from (and delivery's records written to), closed
+     *     with it
      */
     public record Opened(PartDelivery delivery, TableStore store) implements AutoCloseable {
         @Override
         public void close() {
-            if (store != null) {
-                store.close();
-            }
+            store.close();
         }
     }
 
     /**
      * The delivery of the table in {@code storage} (DDL {@code ddl}) that {@code options} name:
      * {@code restore} (the default for an {@code s3://} table; the server restores the parts from
-     * the bucket, read through the table's {@link TableStore}) or {@code attach} (the default for a
-     * directory).
+     * the bucket) or {@code attach} (the default for a directory). Either reads the table through
+     * the {@link TableStore} {@code storage} opens, as the sink's writers and committers do.
      *
      * @throws IllegalArgumentException if the options are incomplete or name a method the storage
      *     cannot serve
@@ -120,7 +117,7 @@ public final class DeliveryCoordinator
                         options.getOptional(MergeTreeSinkOptions.DELIVER).orElse(null),
                         !storage.isLocal(),
                         storage.describe());
-        // this operator attaches from the local file system only (LocalTableFiles below)
+        // this operator attaches a table on this host's file system only; an S3 table is restored
         if (method == DeliveryMethod.ATTACH && !storage.isLocal()) {
             throw new IllegalArgumentException(
                     "deliver = attach copies parts into the server's detached/ from a table on this"
@@ -140,32 +137,29 @@ public final class DeliveryCoordinator
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD)));
         DeliveryTarget target = DeliveryTarget.resolve(client, TableName.parse(table));
         TableSchema schema = TableSchema.parse(ddl);
-        if (source == null) {
-            return new Opened(
-                    new AttachDelivery(
-                            new LocalTableFiles(Path.of(storage.describe())),
-                            schema,
-                            target,
-                            client,
-                            options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR)
-                                    .map(Path::of)
-                                    .orElse(null),
-                            Clock.systemUTC(),
-                            DeliveryOptions.defaults()),
-                    null);
-        }
         TableStore store = storage.openStore();
         try {
-            return new Opened(
-                    new RestoreDelivery(
-                            new StoreTableFiles(store),
-                            schema,
-                            source,
-                            target,
-                            client,
-                            Clock.systemUTC(),
-                            DeliveryOptions.defaults()),
-                    store);
+            PartDelivery delivery =
+                    source == null
+                            ? new AttachDelivery(
+                                    store,
+                                    schema,
+                                    target,
+                                    client,
+                                    options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_TABLE_DIR)
+                                            .map(Path::of)
+                                            .orElse(null),
+                                    Clock.systemUTC(),
+                                    DeliveryOptions.defaults())
+                            : new RestoreDelivery(
+                                    store,
+                                    schema,
+                                    source,
+                                    target,
+                                    client,
+                                    Clock.systemUTC(),
+                                    DeliveryOptions.defaults());
+            return new Opened(delivery, store);
         } catch (RuntimeException e) {
             store.close();
             throw e;
