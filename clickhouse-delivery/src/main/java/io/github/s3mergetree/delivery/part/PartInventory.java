@@ -4,6 +4,8 @@ import io.github.s3mergetree.delivery.store.TableFiles;
 import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +46,7 @@ public final class PartInventory {
                     || (byLog.isPresent() && !activeOrCovered(name.get(), byLog.get()))) {
                 continue;
             }
-            if (files.listFiles(dir).contains("checksums.txt")) {
+            if (files.listFiles(dir).contains(PartFiles.CHECKSUMS)) {
                 out.add(name.get());
             }
         }
@@ -82,7 +84,10 @@ public final class PartInventory {
     /** Rows of {@code part} (its {@code count.txt}). */
     public long rows(PartName part) throws IOException {
         String count =
-                new String(readRequired(part + "/count.txt"), StandardCharsets.US_ASCII).trim();
+                new String(
+                                readRequired(PartStorage.fileKey(part.toString(), PartFiles.COUNT)),
+                                StandardCharsets.US_ASCII)
+                        .trim();
         try {
             return Long.parseLong(count);
         } catch (NumberFormatException e) {
@@ -97,13 +102,16 @@ public final class PartInventory {
      */
     public DeliverablePart describe(PartName part) throws IOException {
         String dir = part.toString();
-        byte[] checksumsBytes = readRequired(dir + "/checksums.txt");
+        byte[] checksumsBytes = readRequired(PartStorage.fileKey(dir, PartFiles.CHECKSUMS));
         Map<String, Checksums.Entry> listed =
-                Checksums.parse(checksumsBytes, files.describe(dir + "/checksums.txt")).entries();
+                Checksums.parse(
+                                checksumsBytes,
+                                files.describe(PartStorage.fileKey(dir, PartFiles.CHECKSUMS)))
+                        .entries();
         List<PartFile> out = new ArrayList<>();
         for (String name : files.listFiles(dir)) {
             Checksums.Entry e = listed.get(name);
-            if (name.equals("checksums.txt")) {
+            if (name.equals(PartFiles.CHECKSUMS)) {
                 out.add(
                         new PartFile(
                                 name,

@@ -14,6 +14,8 @@ import io.github.s3mergetree.engine.part.PartitionData;
 import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.part.TtlInfos;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.objectstore.LocalFileObjectStoreClient;
 import io.github.s3mergetree.objectstore.ObjectSummary;
@@ -229,7 +231,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         List<CommittedPart> found = new ArrayList<>();
         for (String dir : store.listDirectories("")) {
             Optional<PartName> name = PartName.tryParse(dir);
-            if (name.isEmpty() || !store.exists(TableKeys.partFile(dir, Checksums.FILE_NAME))) {
+            if (name.isEmpty() || !new PartStorage(store, dir).hasChecksums()) {
                 continue;
             }
             PartReader r = PartReader.open(store, dir);
@@ -554,8 +556,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     private void checkTemporaryPartsExist(List<PendingInsert> parts, String token)
             throws IOException {
         for (PendingInsert p : parts) {
-            String key = TableKeys.partFile(p.temporaryDirectory(), Checksums.FILE_NAME);
-            if (store.exists(key)) {
+            if (new PartStorage(store, p.temporaryDirectory()).hasChecksums()) {
                 continue;
             }
             if (token != null && isCommitted(token)) {
@@ -601,7 +602,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         }
         for (PendingInsert p : parts) {
             if (!used.contains(p.temporaryDirectory())) {
-                store.deletePrefix(TableKeys.partPrefix(p.temporaryDirectory()));
+                new PartStorage(store, p.temporaryDirectory()).deleteAll();
             }
         }
     }
@@ -896,10 +897,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             return null;
         }
         FaultPoints.reach("merge.after-publish");
-        store.write(
-                TableKeys.partFile(dir, Checksums.FILE_NAME),
-                checksums,
-                layout.partFormat().fsync());
+        new PartStorage(store, dir).writeChecksums(checksums, layout.partFormat().fsync());
         published.add(target);
         afterAppend(c.sequence());
         partLog.append(mergeEvent(target, sources, start, startNanos, progress, files, null));
@@ -937,7 +935,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
     /** Removes an unpublished merged part's files, then its claim. */
     private void abandon(PartName target) {
         try {
-            store.deletePrefix(TableKeys.partPrefix(target.toString()));
+            new PartStorage(store, target.toString()).deleteAll();
             store.delete(TableKeys.claim(target));
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not remove the abandoned merged part {}: {}", target, e.toString());
@@ -1004,7 +1002,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         if (layout.partitionKey().isEmpty()) {
             return PartitionData.UNPARTITIONED;
         }
-        byte[] keyBytes = part.readFile("partition.dat");
+        byte[] keyBytes = part.readFile(PartFiles.PARTITION);
         return new PartitionData(
                 part.name().substring(0, part.name().indexOf('_')),
                 keyBytes,
@@ -1101,24 +1099,16 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         }
         published.remove(name);
         String target = TableKeys.DETACHED_DIR + "/broken_" + name;
-        for (int i = 1; !store.list(TableKeys.partPrefix(target)).isEmpty(); i++) {
+        for (int i = 1; !new PartStorage(store, target).list().isEmpty(); i++) {
             target = TableKeys.DETACHED_DIR + "/broken_" + name + "_try" + i;
         }
-        String dir = name.toString();
-        List<ObjectSummary> files = store.list(TableKeys.partPrefix(dir));
         // checksums.txt first out of the part, last into detached/: never two live copies
-        for (ObjectSummary f : files) {
-            String file = f.key().substring(dir.length() + 1);
-            if (!file.equals(Checksums.FILE_NAME)) {
-                store.copy(f.key(), TableKeys.partFile(target, file));
-            }
-        }
-        Optional<byte[]> sums = store.readIfExists(TableKeys.partFile(dir, Checksums.FILE_NAME));
-        store.delete(TableKeys.partFile(dir, Checksums.FILE_NAME));
-        if (sums.isPresent()) {
-            store.write(TableKeys.partFile(target, Checksums.FILE_NAME), sums.get(), false);
-        }
-        store.deletePrefix(TableKeys.partPrefix(dir));
+        new PartStorage(store, name.toString())
+                .moveTo(
+                        new PartStorage(store, target),
+                        PartStorage.Handover.TAKE_OUT_FIRST,
+                        false,
+                        PartStorage.NO_STEPS);
         store.delete(TableKeys.claim(name));
         LOG.warn("Part {} of {} was detached to {}: {}", name, store.location(), target, reason);
         return Optional.of(target);
@@ -1171,7 +1161,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             try {
                 ensurePublished(p.part());
                 Map<String, Long> own = new java.util.HashMap<>();
-                for (ObjectSummary o : store.list(TableKeys.partPrefix(e.getKey().toString()))) {
+                for (ObjectSummary o : new PartStorage(store, e.getKey().toString()).list()) {
                     own.put(o.key(), o.size());
                 }
                 problem = loadProblem(e.getKey().toString(), own);
@@ -1201,7 +1191,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         try {
             Checksums c = PartReader.readChecksums(store, dir);
             for (var e : c.entries().entrySet()) {
-                Long size = sizes.get(TableKeys.partFile(dir, e.getKey()));
+                Long size = sizes.get(PartStorage.fileKey(dir, e.getKey()));
                 if (size == null) {
                     return e.getKey() + " is missing";
                 }
@@ -1249,12 +1239,10 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             return List.of();
         }
         for (TableState.PartState p : doomed) {
-            String dir = p.part().name().toString();
             FaultPoints.reach("remove.before-part");
             // checksums.txt first: from then on ClickHouse does not see the part
-            store.delete(TableKeys.partFile(dir, Checksums.FILE_NAME));
-            FaultPoints.reach("remove.after-checksums");
-            store.deletePrefix(TableKeys.partPrefix(dir));
+            new PartStorage(store, p.part().name().toString())
+                    .remove(() -> FaultPoints.reach("remove.after-checksums"));
         }
         FaultPoints.reach("remove.before-record");
         List<PartName> names = new ArrayList<>();
@@ -1352,7 +1340,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         int n = 0;
         for (String d : temporaryDirectories()) {
             if (doomed.test(d)) {
-                store.deletePrefix(TableKeys.partPrefix(d));
+                new PartStorage(store, d).deleteAll();
                 n++;
             }
         }
@@ -1393,7 +1381,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                 }
                 Instant started = startedAt(d);
                 if (started != null && started.plus(lifetime).isBefore(now)) {
-                    store.deletePrefix(TableKeys.partPrefix(d));
+                    new PartStorage(store, d).deleteAll();
                 }
                 continue;
             }
@@ -1417,7 +1405,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
                     continue;
                 }
             }
-            store.deletePrefix(TableKeys.partPrefix(d));
+            new PartStorage(store, d).deleteAll();
             store.delete(TableKeys.claim(name.get()));
         }
     }
@@ -1429,7 +1417,7 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
             return Instant.ofEpochMilli(fromName.getAsLong());
         }
         long newest = 0;
-        for (ObjectSummary o : store.list(TableKeys.partPrefix(dir))) {
+        for (ObjectSummary o : new PartStorage(store, dir).list()) {
             newest = Math.max(newest, o.lastModifiedMillis());
         }
         return newest == 0 ? null : Instant.ofEpochMilli(newest);

@@ -57,14 +57,4 @@ public final class TableKeys {
     static String claim(PartName name) {
         return CLAIMS_DIR + name + ".json";
     }
-
-    /** A part's file. */
-    static String partFile(String partDirectory, String file) {
-        return partDirectory + "/" + file;
-    }
-
-    /** A part's directory, as a key prefix. */
-    static String partPrefix(String partDirectory) {
-        return partDirectory + "/";
-    }
 }
