@@ -25,7 +25,6 @@ public final class TableKeys {
     static final String SNAPSHOT_DIR = METADATA_DIR + "/snapshots/";
     static final String CLAIMS_DIR = METADATA_DIR + "/claims/";
     static final String PART_LOG_DIR = METADATA_DIR + "/part_log/";
-    static final String LEDGER_DIR = METADATA_DIR + "/ledgers/";
 
     private TableKeys() {}
 
