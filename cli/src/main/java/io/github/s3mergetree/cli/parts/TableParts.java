@@ -5,6 +5,8 @@ import io.github.s3mergetree.cli.args.UsageException;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.PartReader;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.AttachStatements;
@@ -142,7 +144,10 @@ public final class TableParts implements AutoCloseable {
         String dir = name.toString();
         Checksums c = PartReader.readChecksums(store, dir);
         String count =
-                new String(store.read(dir + "/count.txt"), StandardCharsets.US_ASCII).strip();
+                new String(
+                                store.read(PartStorage.fileKey(dir, PartFiles.COUNT)),
+                                StandardCharsets.US_ASCII)
+                        .strip();
         long rows;
         try {
             rows = Long.parseLong(count);

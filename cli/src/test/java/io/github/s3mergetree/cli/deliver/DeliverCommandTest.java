@@ -140,8 +140,8 @@ class DeliverCommandTest {
      */
     @Test
     void aTablePathTheSinkCannotOpenIsAUsageErrorNamingIt() {
-        Run otherScheme =
-                run(
+        CommandRun otherScheme =
+                CommandRun.of(
                         "deliver",
                         "--table-path",
                         "hdfs://nn/tables/t",
@@ -152,8 +152,8 @@ class DeliverCommandTest {
         assertThat(otherScheme.code()).isEqualTo(2);
         assertThat(otherScheme.err())
                 .contains("--table-path: unsupported table path 'hdfs://nn/tables/t'");
-        Run badBucket =
-                run(
+        CommandRun badBucket =
+                CommandRun.of(
                         "deliver",
                         "--table-path",
                         "s3://Bad_Bucket/tables/t",

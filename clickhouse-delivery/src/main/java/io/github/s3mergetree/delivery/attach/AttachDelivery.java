@@ -24,6 +24,8 @@ import io.github.s3mergetree.engine.compress.CompressionCodecs;
 import io.github.s3mergetree.engine.ddl.ColumnDefinition;
 import io.github.s3mergetree.engine.ddl.ProjectionDefinition;
 import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -311,8 +313,9 @@ public final class AttachDelivery extends PartDelivery {
         String detachedName = DeliveryIds.detachedName(intent.id(), part.name()).toString();
         Path target = dir.resolve(detachedName);
         if (Files.isDirectory(target)) {
-            Optional<byte[]> ours = files.readIfExists(name + "/checksums.txt");
-            Path theirs = target.resolve("checksums.txt");
+            Optional<byte[]> ours =
+                    files.readIfExists(PartStorage.fileKey(name, PartFiles.CHECKSUMS));
+            Path theirs = target.resolve(PartFiles.CHECKSUMS);
             if (ours.isPresent()
                     && Files.isRegularFile(theirs)
                     && Arrays.equals(ours.get(), Files.readAllBytes(theirs))) {

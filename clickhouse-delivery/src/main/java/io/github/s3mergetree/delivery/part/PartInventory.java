@@ -3,6 +3,8 @@ package io.github.s3mergetree.delivery.part;
 import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
@@ -47,7 +49,7 @@ public final class PartInventory {
             if (name.isEmpty() || !activeOrCovered(name.get(), byLog)) {
                 continue;
             }
-            if (files.exists(dir + "/checksums.txt")) {
+            if (files.exists(PartStorage.fileKey(dir, PartFiles.CHECKSUMS))) {
                 out.add(name.get());
             }
         }
@@ -85,7 +87,10 @@ public final class PartInventory {
     /** Rows of {@code part} (its {@code count.txt}). */
     public long rows(PartName part) throws IOException {
         String count =
-                new String(readRequired(part + "/count.txt"), StandardCharsets.US_ASCII).trim();
+                new String(
+                                readRequired(PartStorage.fileKey(part.toString(), PartFiles.COUNT)),
+                                StandardCharsets.US_ASCII)
+                        .trim();
         try {
             return Long.parseLong(count);
         } catch (NumberFormatException e) {
@@ -100,13 +105,16 @@ public final class PartInventory {
      */
     public DeliverablePart describe(PartName part) throws IOException {
         String dir = part.toString();
-        byte[] checksumsBytes = readRequired(dir + "/checksums.txt");
+        byte[] checksumsBytes = readRequired(PartStorage.fileKey(dir, PartFiles.CHECKSUMS));
         Map<String, Checksums.Entry> listed =
-                Checksums.parse(checksumsBytes, files.describe(dir + "/checksums.txt")).entries();
+                Checksums.parse(
+                                checksumsBytes,
+                                files.describe(PartStorage.fileKey(dir, PartFiles.CHECKSUMS)))
+                        .entries();
         List<PartFile> out = new ArrayList<>();
         for (String name : files.listFileNames(dir + "/")) {
             Checksums.Entry e = listed.get(name);
-            if (name.equals("checksums.txt")) {
+            if (name.equals(PartFiles.CHECKSUMS)) {
                 out.add(
                         new PartFile(
                                 name,

@@ -24,6 +24,8 @@ import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -247,19 +249,19 @@ public final class RestoreDelivery extends PartDelivery {
             DeliveredPart recorded = intent.parts().get(i);
             String name = part.name().toString();
             byte[] uuid = recorded.uuid().toString().getBytes(StandardCharsets.US_ASCII);
+            String checksumsKey = PartStorage.fileKey(name, PartFiles.CHECKSUMS);
             Checksums checksums =
                     Checksums.parse(
-                            files.readIfExists(name + "/checksums.txt")
+                            files.readIfExists(checksumsKey)
                                     .orElseThrow(
                                             () ->
                                                     new IOException(
                                                             "missing "
                                                                     + files.describe(
-                                                                            name
-                                                                                    + "/checksums.txt"))),
-                            files.describe(name + "/checksums.txt"));
+                                                                            checksumsKey))),
+                            files.describe(checksumsKey));
             checksums.add(
-                    "uuid.txt",
+                    PartFiles.UUID,
                     new Checksums.Entry(
                             uuid.length,
                             HashingOutput.hash(uuid, 0, uuid.length),
@@ -267,10 +269,11 @@ public final class RestoreDelivery extends PartDelivery {
                             0,
                             io.github.s3mergetree.engine.hash.Hash128.ZERO));
             byte[] checksumsBytes = checksums.serialize();
-            files.put(dir + "/" + name + "/checksums.txt", checksumsBytes);
-            files.put(dir + "/" + name + "/uuid.txt", uuid);
+            String backupPart = dir + "/" + name;
+            files.put(PartStorage.fileKey(backupPart, PartFiles.CHECKSUMS), checksumsBytes);
+            files.put(PartStorage.fileKey(backupPart, PartFiles.UUID), uuid);
             for (PartFile f : part.files()) {
-                if (f.name().equals("checksums.txt") || f.name().equals("uuid.txt")) {
+                if (f.name().equals(PartFiles.CHECKSUMS) || f.name().equals(PartFiles.UUID)) {
                     continue;
                 }
                 manifest.add(
@@ -280,15 +283,15 @@ public final class RestoreDelivery extends PartDelivery {
                         name + "/" + f.name());
             }
             manifest.add(
-                    dataPrefix + name + "/checksums.txt",
+                    PartStorage.fileKey(dataPrefix + name, PartFiles.CHECKSUMS),
                     checksumsBytes.length,
                     HashingOutput.hash(checksumsBytes, 0, checksumsBytes.length),
-                    dir + "/" + name + "/checksums.txt");
+                    PartStorage.fileKey(backupPart, PartFiles.CHECKSUMS));
             manifest.add(
-                    dataPrefix + name + "/uuid.txt",
+                    PartStorage.fileKey(dataPrefix + name, PartFiles.UUID),
                     uuid.length,
                     HashingOutput.hash(uuid, 0, uuid.length),
-                    dir + "/" + name + "/uuid.txt");
+                    PartStorage.fileKey(backupPart, PartFiles.UUID));
         }
         byte[] ddl =
                 renamed(definition().serverDdl(), backupTable).getBytes(StandardCharsets.UTF_8);

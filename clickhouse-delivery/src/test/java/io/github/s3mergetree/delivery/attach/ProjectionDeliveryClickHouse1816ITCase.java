@@ -7,7 +7,6 @@ import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.errors.DeliveryException;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
@@ -83,7 +82,7 @@ class ProjectionDeliveryClickHouse1816ITCase {
         ch.query("CREATE TABLE " + live + " (id UInt64, p UInt8, s UInt64)" + ENGINE);
         AttachDelivery delivery =
                 new AttachDelivery(
-                        new LocalTableFiles(at),
+                        TableStore.local(at.toAbsolutePath().toString()),
                         TableSchema.parse(ddl),
                         DeliveryTarget.resolve(client, live),
                         client,

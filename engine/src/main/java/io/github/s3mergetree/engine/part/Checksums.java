@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.compress.CompressionCodecs;
 import io.github.s3mergetree.engine.hash.Hash128;
 import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.io.ByteArraySource;
+import io.github.s3mergetree.engine.store.PartFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +31,7 @@ public final class Checksums {
             Hash128 uncompressedHash) {}
 
     /** The file name. */
-    public static final String FILE_NAME = "checksums.txt";
+    public static final String FILE_NAME = PartFiles.CHECKSUMS;
 
     private static final String HEADER = "checksums format version: ";
     private final TreeMap<String, Entry> entries = new TreeMap<>(Checksums::compareBytewise);

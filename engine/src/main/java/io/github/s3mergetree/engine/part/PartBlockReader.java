@@ -6,6 +6,7 @@ import io.github.s3mergetree.engine.column.Columns;
 import io.github.s3mergetree.engine.io.ByteSource;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.DeserializationState;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.types.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -60,7 +61,8 @@ public final class PartBlockReader implements AutoCloseable {
                                 part.describe(f),
                                 part.store()
                                         .openRandomAccess(
-                                                part.directory() + "/" + f, part.fileSize(f)),
+                                                PartStorage.fileKey(part.directory(), f),
+                                                part.fileSize(f)),
                                 part.store().readAheadBytes());
                 open.add(src);
                 streams.put(stream, src);

@@ -11,6 +11,8 @@ import io.github.s3mergetree.engine.io.ByteSource;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.DeserializationState;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DataTypeParser;
@@ -37,8 +39,8 @@ public final class PartReader {
     /** Files a part may hold that {@code checksums.txt} does not list. */
     private static final Set<String> UNLISTED =
             Set.of(
-                    "checksums.txt",
-                    "columns.txt",
+                    PartFiles.CHECKSUMS,
+                    PartFiles.COLUMNS,
                     "default_compression_codec.txt",
                     "txn_version.txt",
                     "metadata_version.txt",
@@ -76,12 +78,17 @@ public final class PartReader {
         List<String> names = new ArrayList<>();
         List<DataType> types = new ArrayList<>();
         parseColumnsTxt(
-                store.describe(dir + "/columns.txt"),
-                new String(store.read(dir + "/columns.txt"), StandardCharsets.UTF_8),
+                store.describe(PartStorage.fileKey(dir, PartFiles.COLUMNS)),
+                new String(
+                        store.read(PartStorage.fileKey(dir, PartFiles.COLUMNS)),
+                        StandardCharsets.UTF_8),
                 names,
                 types);
-        String countFile = store.describe(dir + "/count.txt");
-        String count = new String(store.read(dir + "/count.txt"), StandardCharsets.US_ASCII);
+        String countFile = store.describe(PartStorage.fileKey(dir, PartFiles.COUNT));
+        String count =
+                new String(
+                        store.read(PartStorage.fileKey(dir, PartFiles.COUNT)),
+                        StandardCharsets.US_ASCII);
         long rows;
         try {
             rows = Long.parseLong(count);
@@ -102,7 +109,7 @@ public final class PartReader {
 
     /** The part's {@code checksums.txt}, parsed. */
     public static Checksums readChecksums(TableStore store, String dir) throws IOException {
-        String key = dir + "/" + Checksums.FILE_NAME;
+        String key = PartStorage.fileKey(dir, PartFiles.CHECKSUMS);
         byte[] bytes = store.read(key);
         try {
             return Checksums.parse(bytes, store.describe(key));
@@ -155,7 +162,7 @@ public final class PartReader {
 
     /** The bytes of one of the part's files ({@code partition.dat}, ...). */
     public byte[] readFile(String file) throws IOException {
-        return store.read(dir + "/" + file);
+        return store.read(PartStorage.fileKey(dir, file));
     }
 
     /**
@@ -171,7 +178,7 @@ public final class PartReader {
 
     /** A file's full name, for messages. */
     String describe(String file) {
-        return store.describe(dir + "/" + file);
+        return store.describe(PartStorage.fileKey(dir, file));
     }
 
     /** The size of one of the part's files: from the checksums, else from the store. */
@@ -180,7 +187,7 @@ public final class PartReader {
         if (e != null) {
             return e.fileSize();
         }
-        return store.stat(dir + "/" + file)
+        return store.stat(PartStorage.fileKey(dir, file))
                 .map(ObjectSummary::size)
                 .orElseThrow(
                         () -> new CorruptPartException(describe(file), 0, "a file", "missing"));
@@ -208,7 +215,7 @@ public final class PartReader {
      */
     public void verify() throws IOException {
         java.util.Set<String> present = new java.util.HashSet<>();
-        for (ObjectSummary o : store.list(dir + "/")) {
+        for (ObjectSummary o : store.list(PartStorage.prefix(dir))) {
             String n = o.key().substring(dir.length() + 1);
             if (ProjectionParts.isInListedProjection(n, checksums)) {
                 continue; // verified as the projection's own part below
@@ -229,7 +236,7 @@ public final class PartReader {
             }
             verifyFile(e.getKey(), e.getValue());
         }
-        for (String required : List.of("count.txt")) {
+        for (String required : List.of(PartFiles.COUNT)) {
             if (!checksums.entries().containsKey(required)) {
                 throw new CorruptPartException(
                         describe(Checksums.FILE_NAME), 0, "an entry for " + required, "none");
@@ -250,7 +257,7 @@ public final class PartReader {
      */
     public void verifyUncompressedFiles() throws IOException {
         java.util.Map<String, Long> sizes = new HashMap<>();
-        for (ObjectSummary o : store.list(dir + "/")) {
+        for (ObjectSummary o : store.list(PartStorage.prefix(dir))) {
             sizes.put(o.key().substring(dir.length() + 1), o.size());
         }
         for (Map.Entry<String, Checksums.Entry> e : checksums.entries().entrySet()) {
@@ -282,7 +289,7 @@ public final class PartReader {
         String f = describe(name);
         byte[] content;
         try {
-            content = store.read(dir + "/" + name);
+            content = store.read(PartStorage.fileKey(dir, name));
         } catch (java.io.FileNotFoundException e) {
             throw new CorruptPartException(f, 0, "a file", "missing");
         }

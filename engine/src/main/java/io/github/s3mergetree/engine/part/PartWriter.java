@@ -16,6 +16,8 @@ import io.github.s3mergetree.engine.serde.SubstreamTypes;
 import io.github.s3mergetree.engine.serde.ValueSerde;
 import io.github.s3mergetree.engine.sort.RowComparator;
 import io.github.s3mergetree.engine.sort.RowComparators;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.MapType;
@@ -117,7 +119,9 @@ public final class PartWriter {
     public void writeChecksums(TableStore store, String dir, WrittenPartFiles files)
             throws IOException {
         store.write(
-                dir + "/" + Checksums.FILE_NAME, files.checksums().serialize(), options.fsync());
+                PartStorage.fileKey(dir, PartFiles.CHECKSUMS),
+                files.checksums().serialize(),
+                options.fsync());
     }
 
     /**
@@ -509,7 +513,7 @@ public final class PartWriter {
                 writeListed("primary.idx", primaryIndex.toByteArray(), checksums);
             }
             if (partition.partitioned()) {
-                writeListed("partition.dat", partition.keyBytes(), checksums);
+                writeListed(PartFiles.PARTITION, partition.keyBytes(), checksums);
                 // an empty part has no min/max index, as ClickHouse's (its index is not
                 // initialized)
                 for (int i = 0; rows > 0 && i < extremes.columnCount(); i++) {
@@ -520,7 +524,7 @@ public final class PartWriter {
                             checksums);
                 }
             }
-            writeListed("count.txt", ascii(Long.toString(rows)), checksums);
+            writeListed(PartFiles.COUNT, ascii(Long.toString(rows)), checksums);
             if (projectionRows != null && rows > 0) {
                 ProjectionPartWriter.writeAll(
                         options, store, dir, projectionRows.rows(), checksums);
@@ -528,7 +532,7 @@ public final class PartWriter {
             if (ttlInfos != null && !ttlInfos.isEmpty()) {
                 writeListed(TtlInfos.FILE_NAME, ttlInfos.serialize(), checksums);
             }
-            writeUnlisted("columns.txt", columnsTxt(names, types));
+            writeUnlisted(PartFiles.COLUMNS, columnsTxt(names, types));
             writeUnlisted(
                     "default_compression_codec.txt",
                     ascii("CODEC(" + options.defaultCodec().clickHouseName() + ")"));
@@ -552,7 +556,7 @@ public final class PartWriter {
         }
 
         private void writeUnlisted(String name, byte[] content) throws IOException {
-            store.write(dir + "/" + name, content, options.fsync());
+            store.write(PartStorage.fileKey(dir, name), content, options.fsync());
         }
 
         /**

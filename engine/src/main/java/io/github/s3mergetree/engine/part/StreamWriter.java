@@ -4,6 +4,7 @@ import io.github.s3mergetree.engine.compress.CompressedBlockWriter;
 import io.github.s3mergetree.engine.compress.CompressionCodec;
 import io.github.s3mergetree.engine.io.ByteArraySink;
 import io.github.s3mergetree.engine.io.ByteSink;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.objectstore.ObjectOutput;
 import java.io.IOException;
@@ -57,7 +58,7 @@ final class StreamWriter implements ByteSink, AutoCloseable {
             boolean durable)
             throws IOException {
         this.name = name;
-        this.file = store.create(dir + "/" + name + dataExtension, durable);
+        this.file = store.create(PartStorage.fileKey(dir, name + dataExtension), durable);
         this.data = new CompressedBlockWriter(file, codec, maxCompressBlockSize);
         this.minCompressBlockSize = minCompressBlockSize;
         this.adaptive = adaptive;

@@ -1,5 +1,6 @@
 package io.github.s3mergetree.engine.part;
 
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.store.Uninterruptibly;
 import java.io.IOException;
@@ -22,6 +23,6 @@ public record TemporaryPart(
      * Uninterruptibly}).
      */
     public void abort() throws IOException {
-        Uninterruptibly.run(() -> store.deletePrefix(directory + "/"));
+        Uninterruptibly.run(() -> store.deletePrefix(PartStorage.prefix(directory)));
     }
 }

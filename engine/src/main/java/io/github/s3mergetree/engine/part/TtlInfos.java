@@ -1,5 +1,6 @@
 package io.github.s3mergetree.engine.part;
 
+import io.github.s3mergetree.engine.store.PartFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ import java.util.TreeMap;
  */
 public final class TtlInfos {
     /** The file name in a part directory. */
-    public static final String FILE_NAME = "ttl.txt";
+    public static final String FILE_NAME = PartFiles.TTL;
 
     /** The smallest non-zero and the largest TTL time of one TTL over a part's rows. */
     public static final class Info {

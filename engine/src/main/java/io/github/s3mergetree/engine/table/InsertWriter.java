@@ -13,6 +13,7 @@ import io.github.s3mergetree.engine.part.TemporaryPart;
 import io.github.s3mergetree.engine.part.WrittenPartFiles;
 import io.github.s3mergetree.engine.serde.BulkSerialization;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.store.Uninterruptibly;
 import io.github.s3mergetree.engine.types.DataType;
@@ -175,7 +176,7 @@ public final class InsertWriter {
                 } catch (IOException | RuntimeException e) {
                     try {
                         // the failure may be an interrupt (a cancelled task): clean up anyway
-                        Uninterruptibly.run(() -> store.deletePrefix(tmp + "/"));
+                        Uninterruptibly.run(() -> store.deletePrefix(PartStorage.prefix(tmp)));
                     } catch (IOException | RuntimeException cleanup) {
                         e.addSuppressed(cleanup);
                     }

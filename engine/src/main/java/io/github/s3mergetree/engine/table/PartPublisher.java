@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.table;
 
-import io.github.s3mergetree.engine.part.Checksums;
+import io.github.s3mergetree.engine.store.PartFiles;
+import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import java.io.FileNotFoundException;
@@ -27,73 +28,73 @@ final class PartPublisher {
 
     /** Whether {@code part} is visible (its {@code checksums.txt} is in place). */
     boolean isPublished(CommittedPart part) throws IOException {
-        return store.exists(TableKeys.partFile(part.name().toString(), Checksums.FILE_NAME));
+        return storage(part).hasChecksums();
+    }
+
+    private PartStorage storage(CommittedPart part) {
+        return new PartStorage(store, part.name().toString());
     }
 
     /** Publishes a committed part (idempotent; completes an interrupted publication). */
     void complete(CommittedPart part) throws IOException {
-        String name = part.name().toString();
+        PartStorage target = storage(part);
         if (part.temporaryDirectory() == null) {
-            if (!isPublished(part)) {
+            if (!target.hasChecksums()) {
                 if (part.checksums() == null) {
                     throw new IOException(
                             "merged part "
-                                    + store.describe(name)
+                                    + target.describe()
                                     + " has no checksums.txt and the commit log holds none");
                 }
-                if (!store.exists(TableKeys.partFile(name, "count.txt"))) {
+                if (!target.exists(PartFiles.COUNT)) {
                     throw new IOException(
                             "the files of committed part "
-                                    + store.describe(name)
+                                    + target.describe()
                                     + " are missing: the part is lost");
                 }
-                store.write(
-                        TableKeys.partFile(name, Checksums.FILE_NAME), part.checksums(), durable);
+                target.writeChecksums(part.checksums(), durable);
             }
             return;
         }
-        String tmp = part.temporaryDirectory();
-        List<ObjectSummary> files = store.list(TableKeys.partPrefix(tmp));
-        if (isPublished(part)) {
+        PartStorage tmp = new PartStorage(store, part.temporaryDirectory());
+        List<ObjectSummary> files = tmp.list();
+        if (target.hasChecksums()) {
             if (!files.isEmpty()) {
-                store.deletePrefix(TableKeys.partPrefix(tmp));
+                tmp.deleteAll();
             }
             return;
         }
         if (files.isEmpty()) {
             throw new IOException(
                     "committed part "
-                            + store.describe(name)
+                            + target.describe()
                             + " is neither published nor in its temporary directory "
-                            + store.describe(tmp)
+                            + tmp.describe()
                             + ": the part is lost");
         }
         FaultPoints.reach("publish.before-copy");
-        boolean sawChecksums = false;
         try {
-            for (ObjectSummary f : files) {
-                String file = f.key().substring(tmp.length() + 1);
-                if (file.equals(Checksums.FILE_NAME)) {
-                    sawChecksums = true;
-                    continue;
-                }
-                store.copy(f.key(), TableKeys.partFile(name, file));
-            }
-            if (!sawChecksums) {
-                throw new IOException(
-                        "temporary part " + store.describe(tmp) + " has no checksums.txt");
-            }
-            FaultPoints.reach("publish.before-checksums");
-            store.copy(
-                    TableKeys.partFile(tmp, Checksums.FILE_NAME),
-                    TableKeys.partFile(name, Checksums.FILE_NAME));
+            tmp.moveTo(target, PartStorage.Handover.COPY, durable, PUBLISH_STEPS);
         } catch (FileNotFoundException e) {
             // another process completed this publication and removed the temporary files
-            if (!isPublished(part)) {
+            if (!target.hasChecksums()) {
                 throw e;
             }
+            FaultPoints.reach("publish.before-cleanup");
+            tmp.deleteAll();
         }
-        FaultPoints.reach("publish.before-cleanup");
-        store.deletePrefix(TableKeys.partPrefix(tmp));
     }
+
+    private static final PartStorage.MoveSteps PUBLISH_STEPS =
+            new PartStorage.MoveSteps() {
+                @Override
+                public void beforeChecksums() {
+                    FaultPoints.reach("publish.before-checksums");
+                }
+
+                @Override
+                public void beforeRemovingSource() {
+                    FaultPoints.reach("publish.before-cleanup");
+                }
+            };
 }

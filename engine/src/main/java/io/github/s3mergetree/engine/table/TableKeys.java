@@ -25,7 +25,6 @@ public final class TableKeys {
     static final String SNAPSHOT_DIR = METADATA_DIR + "/snapshots/";
     static final String CLAIMS_DIR = METADATA_DIR + "/claims/";
     static final String PART_LOG_DIR = METADATA_DIR + "/part_log/";
-    static final String LEDGER_DIR = METADATA_DIR + "/ledgers/";
 
     private TableKeys() {}
 
@@ -56,15 +55,5 @@ public final class TableKeys {
     /** The claim of a merged part's name (see {@link MergeTreeTable#merge}). */
     static String claim(PartName name) {
         return CLAIMS_DIR + name + ".json";
-    }
-
-    /** A part's file. */
-    static String partFile(String partDirectory, String file) {
-        return partDirectory + "/" + file;
-    }
-
-    /** A part's directory, as a key prefix. */
-    static String partPrefix(String partDirectory) {
-        return partDirectory + "/";
     }
 }
