@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code RowsHash} against the same rows computed by ClickHouse).
  */
 class DeliverKillTest {
-    private static final String KEY = "deliver-key";
-    private static final String SECRET = "deliver-secret";
+    private static final String KEY = DeliverFromS3.KEY;
+    private static final String SECRET = DeliverFromS3.SECRET;
 
     @TempDir Path dir;
 
@@ -56,21 +56,7 @@ class DeliverKillTest {
                             "INSERT INTO default.live "
                                     + WrittenTable.referenceSelect(5_000_000, 321)));
             List<String> args =
-                    List.of(
-                            "deliver",
-                            "--table-path",
-                            "s3://bkt/tables/posts",
-                            "--s3-endpoint",
-                            s3.endpoint().toString(),
-                            "--s3-path-style",
-                            "--s3-access-key",
-                            KEY,
-                            "--s3-secret-key",
-                            SECRET,
-                            "--clickhouse-url",
-                            server.url(),
-                            "--clickhouse-table",
-                            "default.live");
+                    DeliverFromS3.args(s3, "s3://bkt/tables/posts", server.url(), "default.live");
             long rows = 0;
             String[] points = {
                 DeliveryFaultPoints.AFTER_INTENT,

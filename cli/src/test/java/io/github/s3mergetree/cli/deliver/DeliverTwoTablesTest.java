@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * sum(cityHash64(*))} against ClickHouse's own rows of the union).
  */
 class DeliverTwoTablesTest {
-    private static final String KEY = "deliver-key";
-    private static final String SECRET = "deliver-secret";
+    private static final String KEY = DeliverFromS3.KEY;
+    private static final String SECRET = DeliverFromS3.SECRET;
 
     @TempDir Path dir;
 
@@ -90,20 +90,8 @@ class DeliverTwoTablesTest {
     private static String deliver(LocalS3Server s3, ChDbHttpServer server, String table) {
         CommandRun run =
                 CommandRun.of(
-                        "deliver",
-                        "--table-path",
-                        "s3://bkt/tables/" + table,
-                        "--s3-endpoint",
-                        s3.endpoint().toString(),
-                        "--s3-path-style",
-                        "--s3-access-key",
-                        KEY,
-                        "--s3-secret-key",
-                        SECRET,
-                        "--clickhouse-url",
-                        server.url(),
-                        "--clickhouse-table",
-                        "default.live");
+                        DeliverFromS3.args(
+                                s3, "s3://bkt/tables/" + table, server.url(), "default.live"));
         assertThat(run.code()).as("deliver %s: %s", table, run.err()).isZero();
         return run.out().trim();
     }

@@ -172,7 +172,8 @@ public final class ClickHouseTypes {
 
     private static LogicalType notNull(DataType ch) {
         if (ch instanceof LowCardinalityType lc) {
-            return toFlink(lc.nested()).copy(false);
+            // LowCardinality(Nullable(T)) holds NULLs: nullable as Nullable(T) is
+            return toFlink(lc.nested());
         }
         switch (ch.kind()) {
             case BOOL:

@@ -87,6 +87,9 @@ class ClickHouseTypesTest {
                 "Enum8('a' = 1, 'b' = 2) | STRING NOT NULL",
                 "Enum16('low' = -1000, 'high' = 1000) | STRING NOT NULL",
                 "LowCardinality(String) | STRING NOT NULL",
+                // a LowCardinality of a Nullable holds NULLs: its Flink type is nullable
+                "LowCardinality(Nullable(String)) | STRING",
+                "Array(LowCardinality(Nullable(String))) | ARRAY<STRING> NOT NULL",
                 "LowCardinality(UInt16) | INT NOT NULL",
                 "Nullable(Int32) | INT",
                 "Nullable(UInt64) | DECIMAL(20, 0)",
