@@ -12,6 +12,7 @@ import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.delivery.part.DeliverablePart;
 import io.github.s3mergetree.delivery.part.PartInventory;
 import io.github.s3mergetree.delivery.plan.DeliveryPlanner;
+import io.github.s3mergetree.delivery.target.AggregateStateVersions;
 import io.github.s3mergetree.delivery.target.DataTypeFamilies;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TargetDefinition;
@@ -275,6 +276,7 @@ public abstract class PartDelivery {
     /** Reads the server's definition of the target and compares it with the written table. */
     protected TargetDefinition checkDefinition() throws IOException {
         DataTypeFamilies.requireKnown(client, written);
+        AggregateStateVersions.requireReadable(client, written);
         String ddl;
         try {
             ddl = client.value(Sql.of("SHOW CREATE TABLE " + target.table().sql()));

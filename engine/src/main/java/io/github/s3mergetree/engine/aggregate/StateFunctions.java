@@ -18,6 +18,16 @@ public final class StateFunctions {
         return CACHE.computeIfAbsent(type.name(), n -> create(type));
     }
 
+    /**
+     * Whether {@code type}'s states start with the Null combinator's flag byte: sum, avg, min, max,
+     * any and anyLast over a Nullable argument. ClickHouse 18.16 serializes these states without
+     * the flag (count and groupArray of Nullable, and every other supported state, are the same
+     * bytes in 18.16 and 26.x), so it cannot read them from our parts.
+     */
+    public static boolean startsWithNullFlag(AggregateFunctionType type) {
+        return of(type) instanceof NullableArgumentState<?>;
+    }
+
     private static StateFunction<?> create(AggregateFunctionType type) {
         List<DataType> args = type.arguments();
         AggregateFunctionType.Function f = type.function();

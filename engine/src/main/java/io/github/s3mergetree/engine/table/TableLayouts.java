@@ -18,6 +18,7 @@ import io.github.s3mergetree.engine.part.PartWriter;
 import io.github.s3mergetree.engine.part.PartWriterOptions;
 import io.github.s3mergetree.engine.serde.NestedOffsets;
 import io.github.s3mergetree.engine.serde.SubstreamTypes;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import java.time.Duration;
@@ -248,13 +249,15 @@ public final class TableLayouts {
 
     /**
      * SummingMergeTree merges a {@code SimpleAggregateFunction(f, T)} column with {@code f} rather
-     * than summing it; the merger does not implement that (only AggregatingMergeTree's merges do),
-     * so such a table is refused instead of summing the column.
+     * than summing it, and an {@code AggregateFunction(f, T…)} column's states with f's merge; the
+     * merger does not implement that (only AggregatingMergeTree's merges do), so such a table is
+     * refused instead of keeping one row's value.
      */
     static void refuseSimpleAggregateFunctions(
             String table, List<String> names, List<DataType> types) {
         for (int i = 0; i < names.size(); i++) {
-            if (types.get(i).simpleAggregateFunction() != null) {
+            boolean states = types.get(i) instanceof AggregateFunctionType;
+            if (types.get(i).simpleAggregateFunction() != null || states) {
                 throw new IllegalArgumentException(
                         "table "
                                 + table
@@ -262,8 +265,11 @@ public final class TableLayouts {
                                 + names.get(i)
                                 + " "
                                 + types.get(i).name()
-                                + ": SummingMergeTree merges a SimpleAggregateFunction column"
-                                + " with its function; this engine implements that only for"
+                                + ": SummingMergeTree merges "
+                                + (states
+                                        ? "an AggregateFunction column's states"
+                                        : "a SimpleAggregateFunction column with its function")
+                                + "; this engine implements that only for"
                                 + " AggregatingMergeTree");
             }
         }

@@ -3,10 +3,12 @@ package io.github.s3mergetree.engine.ddl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ChDb;
 import io.github.s3mergetree.engine.testing.ChDbException;
 import io.github.s3mergetree.engine.testing.ChDbSession;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -119,6 +121,31 @@ class AggregateFunctionDdlTest {
         assertThatThrownBy(() -> DdlParser.parse(ddl))
                 .isInstanceOfAny(DdlParseException.class, UnsupportedDdlException.class)
                 .hasMessageContaining("not supported by this engine");
+    }
+
+    /** SummingMergeTree merges state columns' states; this engine's merges would keep one row's. */
+    @Test
+    void summingMergeTreeWithStateColumnsIsRefusedNamingTheColumn() {
+        String ddl =
+                "CREATE TABLE s (k UInt8, v UInt64, s AggregateFunction(sum, UInt64))"
+                        + " ENGINE = SummingMergeTree ORDER BY k";
+        ch.execute(ddl);
+        assertThatThrownBy(() -> TableLayouts.fromDdl(ddl))
+                .hasMessageContaining(
+                        "column s AggregateFunction(sum, UInt64): SummingMergeTree merges an"
+                                + " AggregateFunction column's states; this engine implements that"
+                                + " only for AggregatingMergeTree");
+    }
+
+    /** A plain MergeTree just stores the states. */
+    @Test
+    void plainMergeTreeStoresStateColumns() {
+        String ddl =
+                "CREATE TABLE plain (k UInt8, s AggregateFunction(avg, Float64))"
+                        + " ENGINE = MergeTree ORDER BY k";
+        ch.execute(ddl);
+        assertThat(TableLayouts.fromDdl(ddl).columnTypes().get(1).name())
+                .isEqualTo("AggregateFunction(avg, Float64)");
     }
 
     private static String ddl(String columns, String keys) {

@@ -3,7 +3,9 @@ package io.github.s3mergetree.engine.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.format.RowBinary;
+import io.github.s3mergetree.engine.part.PartReader;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayout;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * unicode strings) are read from its RowBinary, written into our parts, and merged by our
  * AggregatingMergeTree; chDB attaches our parts (CHECK TABLE passes), and both the states' bytes
  * and {@code finalizeAggregation} of them equal ClickHouse's own table after its OPTIMIZE FINAL,
- * and ClickHouse's FINAL over our unmerged parts.
+ * and ClickHouse's FINAL over our unmerged parts; our part reader reads ClickHouse's merged part.
  */
 class AggregateFunctionStatesChDbTest {
     @TempDir static Path tmp;
@@ -113,7 +116,9 @@ class AggregateFunctionStatesChDbTest {
         String results = "k, " + String.join(", ", finals);
         String bytes = "k, " + String.join(", ", hexes);
         for (String t : List.of("ref", "ours", "unmerged")) {
-            ch.execute("CREATE TABLE " + t + " (" + STRUCTURE + ")" + tail);
+            // ClickHouse's own parts Wide, as ours, for our reader to read them column by column
+            String settings = t.equals("ref") ? " SETTINGS min_bytes_for_wide_part = 0" : "";
+            ch.execute("CREATE TABLE " + t + " (" + STRUCTURE + ")" + tail + settings);
             ch.execute("SYSTEM STOP MERGES " + t);
         }
         ch.execute("CREATE TABLE gen (" + STRUCTURE + ") ENGINE = Memory");
@@ -163,6 +168,31 @@ class AggregateFunctionStatesChDbTest {
         String types = "SELECT type FROM system.columns WHERE table = '%s' ORDER BY position";
         assertThat(ch.query(String.format(types, "ours")))
                 .isEqualTo(ch.query(String.format(types, "ref")));
+
+        // our reader reads ClickHouse's merged part: the states as ClickHouse's RowBinary has them
+        String refPart =
+                ch.query("SELECT name FROM system.parts WHERE table = 'ref' AND active").trim();
+        PartReader theirs = LocalParts.open(ch.tableDataPath("ref").resolve(refPart));
+        theirs.verify();
+        Block read = theirs.readAll();
+        Path refRows = tmp.resolve("ref.bin");
+        ch.execute("SELECT * FROM ref ORDER BY k INTO OUTFILE '" + refRows + "' FORMAT RowBinary");
+        Block expected =
+                RowBinary.read(
+                        Files.readAllBytes(refRows),
+                        layout.columnNames(),
+                        layout.columnTypes(),
+                        refRows.toString());
+        assertThat(read.rows()).isEqualTo(13);
+        for (int c = 1; c < names.size(); c++) {
+            StringColumn x = (StringColumn) read.column(c);
+            StringColumn y = (StringColumn) expected.column(c);
+            for (int r = 0; r < 13; r++) {
+                assertThat(Arrays.copyOfRange(x.bytes(), x.start(r), x.end(r)))
+                        .as("%s row %d", names.get(c), r)
+                        .isEqualTo(Arrays.copyOfRange(y.bytes(), y.start(r), y.end(r)));
+            }
+        }
     }
 
     private static List<String> differing(List<String> columns, String a, String b, String mod) {

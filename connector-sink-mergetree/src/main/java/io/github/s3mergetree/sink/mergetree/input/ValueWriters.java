@@ -14,6 +14,7 @@ import io.github.s3mergetree.engine.column.ShortColumn;
 import io.github.s3mergetree.engine.column.StringColumn;
 import io.github.s3mergetree.engine.column.TupleColumn;
 import io.github.s3mergetree.engine.convert.ValueConverter;
+import io.github.s3mergetree.engine.types.AggregateFunctionType;
 import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.DateTime64Type;
@@ -63,7 +64,10 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * Nullable, arrays, maps, rows into tuples). Everything else goes through the engine's {@link
  * ValueConverter} on a Java value (strings into UUID/IP/Date, numbers into decimals, wide integers,
  * ...), which implements the same rules. NULL into a non-Nullable column stores the type's default
- * ({@code input_format_null_as_default = 1}, ClickHouse's default).
+ * ({@code input_format_null_as_default = 1}, ClickHouse's default). An {@code AggregateFunction(f,
+ * T…)} column takes the argument value(s) of f (a ROW of them for argMin/argMax, any value for
+ * {@code count()}) and stores f's state over the row, as ClickHouse's {@code
+ * aggregate_function_input_format = 'value'} (see {@link ValueConverter}).
  */
 final class ValueWriters {
     private ValueWriters() {}
@@ -90,6 +94,10 @@ final class ValueWriters {
      * A writer from values of Flink type {@code src} into a column of ClickHouse type {@code ch}.
      */
     static ValueWriter create(LogicalType src, DataType ch, Context ctx) {
+        if (ch instanceof AggregateFunctionType) {
+            // the row's argument value(s), NULL included, become f's state over the row
+            return generic(src, ch, ctx);
+        }
         if (ch instanceof LowCardinalityType lc) {
             return create(src, lc.nested(), ctx);
         }
