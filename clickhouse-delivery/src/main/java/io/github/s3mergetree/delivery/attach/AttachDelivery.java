@@ -340,6 +340,9 @@ public final class AttachDelivery extends PartDelivery {
         }
         Files.createDirectory(tmp);
         for (PartFile f : part.files()) {
+            if (f.name().indexOf('/') > 0) {
+                Files.createDirectories(tmp.resolve(f.name()).getParent()); // <name>.proj/
+            }
             try (InputStream in = files.openStream(name + "/" + f.name())) {
                 Files.copy(in, tmp.resolve(f.name()));
             }

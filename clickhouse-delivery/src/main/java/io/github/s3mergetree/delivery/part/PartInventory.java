@@ -3,6 +3,7 @@ package io.github.s3mergetree.delivery.part;
 import io.github.s3mergetree.engine.hash.HashingOutput;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
+import io.github.s3mergetree.engine.part.ProjectionParts;
 import io.github.s3mergetree.engine.store.PartFiles;
 import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.engine.store.TableStore;
@@ -105,13 +106,34 @@ public final class PartInventory {
      */
     public DeliverablePart describe(PartName part) throws IOException {
         String dir = part.toString();
-        byte[] checksumsBytes = readRequired(PartStorage.fileKey(dir, PartFiles.CHECKSUMS));
-        Map<String, Checksums.Entry> listed =
-                Checksums.parse(
-                                checksumsBytes,
-                                files.describe(PartStorage.fileKey(dir, PartFiles.CHECKSUMS)))
-                        .entries();
         List<PartFile> out = new ArrayList<>();
+        for (String projection : describeFiles(dir, out)) {
+            // a projection sub-part: its files, named <name>.proj/<file>
+            List<PartFile> own = new ArrayList<>();
+            describeFiles(dir + "/" + projection, own);
+            for (PartFile f : own) {
+                out.add(new PartFile(projection + "/" + f.name(), f.size(), f.checksum()));
+            }
+        }
+        return new DeliverablePart(part, rows(part), out);
+    }
+
+    /**
+     * Adds the files of the part (or projection part) in {@code dir} to {@code out}; returns the
+     * projection sub-parts its {@code checksums.txt} lists ({@code <name>.proj}).
+     */
+    private List<String> describeFiles(String dir, List<PartFile> out) throws IOException {
+        String checksumsKey = PartStorage.fileKey(dir, PartFiles.CHECKSUMS);
+        byte[] checksumsBytes = readRequired(checksumsKey);
+        Map<String, Checksums.Entry> listed =
+                Checksums.parse(checksumsBytes, files.describe(checksumsKey)).entries();
+        List<String> projections = new ArrayList<>();
+        for (String name : listed.keySet()) {
+            if (ProjectionParts.isProjection(name)) {
+                projections.add(name);
+            }
+        }
+        int first = out.size();
         for (String name : files.listFileNames(dir + "/")) {
             Checksums.Entry e = listed.get(name);
             if (name.equals(PartFiles.CHECKSUMS)) {
@@ -126,8 +148,20 @@ public final class PartInventory {
                 out.add(hash(dir, name));
             }
         }
+        List<PartFile> mine = out.subList(first, out.size());
         for (String name : listed.keySet()) {
-            if (out.stream().noneMatch(f -> f.name().equals(name))) {
+            if (projections.contains(name)) {
+                if (!files.exists(PartStorage.fileKey(dir + "/" + name, PartFiles.CHECKSUMS))) {
+                    throw new IOException(
+                            "part "
+                                    + files.describe(dir)
+                                    + " lists projection "
+                                    + name
+                                    + " in checksums.txt but has no such projection part");
+                }
+                continue;
+            }
+            if (mine.stream().noneMatch(f -> f.name().equals(name))) {
                 throw new IOException(
                         "part "
                                 + files.describe(dir)
@@ -136,7 +170,7 @@ public final class PartInventory {
                                 + " in checksums.txt but has no such file");
             }
         }
-        return new DeliverablePart(part, rows(part), out);
+        return projections;
     }
 
     private PartFile hash(String dir, String name) throws IOException {

@@ -7,7 +7,6 @@ import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.errors.DeliveryException;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
@@ -84,7 +83,7 @@ class AggregateStatesDeliveryClickHouse1816ITCase {
 
     private static AttachDelivery delivery(Path at, String ddl, TableName live) throws Exception {
         return new AttachDelivery(
-                new LocalTableFiles(at),
+                TableStore.local(at.toAbsolutePath().toString()),
                 TableSchema.parse(ddl),
                 DeliveryTarget.resolve(client, live),
                 client,

@@ -571,7 +571,14 @@ public final class DdlParser {
         List<ExprParser.Parsed> groupBy;
         List<ExprParser.Parsed> orderBy;
         int orderByAt = -1;
+        String text;
     }
+
+    /** Virtual columns a projection may read in ClickHouse, whose values parts here do not hold. */
+    private static final java.util.regex.Pattern VIRTUAL_COLUMN =
+            java.util.regex.Pattern.compile(
+                    "(?<![\\w.`])(_part_offset|_parent_part_offset|_block_number|_block_offset"
+                            + "|_part_index|_part|_partition_id|_part_uuid|_row_exists)(?![\\w`])");
 
     /** The aggregate functions a projection may hold here (their states are written). */
     private static final Set<String> PROJECTION_AGGREGATES = Set.of("count", "sum", "min", "max");
@@ -718,6 +725,7 @@ public final class DdlParser {
                 x.orderBy.add(expression(KEY_AST_DEPTH));
             } while (peek().type() == Type.COMMA && next() != null);
         }
+        x.text = text.substring(projectionWord.start(), peek().start());
         expect(Type.CLOSE_PAREN, "')' at the end of projection " + x.nameToken.text());
         if (peek().isWord("WITH") && peek(1).isWord("SETTINGS")) {
             throw unsupported(
@@ -829,6 +837,19 @@ public final class DdlParser {
     private ProjectionDefinition bindProjection(
             RawProjection x, Map<String, DataType> stored, List<String> ordinary) {
         String name = x.nameToken.text();
+        java.util.regex.Matcher virtual = VIRTUAL_COLUMN.matcher(x.text);
+        while (virtual.find()) {
+            if (!stored.containsKey(virtual.group(1))) {
+                throw unsupported(
+                        "PROJECTION",
+                        "Virtual column "
+                                + virtual.group(1)
+                                + " in projection "
+                                + name
+                                + " is not supported",
+                        x.projectionWord.start() + virtual.start(1));
+            }
+        }
         boolean aggregating = x.groupBy != null;
         for (RawProjectionItem item : x.items) {
             aggregating |= item.aggregate() != null;

@@ -171,6 +171,8 @@ class ProjectionDdlChDbTest {
                 "PROJECTION p (SELECT k, max(s) GROUP BY k)",
                 "PROJECTION p (SELECT k, x WHERE x > 1 ORDER BY x)",
                 "PROJECTION p (SELECT k, x ORDER BY x) WITH SETTINGS (index_granularity = 10)",
+                "PROJECTION p (SELECT _part_offset ORDER BY s)",
+                "PROJECTION p (SELECT k, _part_offset ORDER BY x)",
             })
     void refusesWhatItDoesNotWriteAsUnsupported(String projection) {
         String ddl =

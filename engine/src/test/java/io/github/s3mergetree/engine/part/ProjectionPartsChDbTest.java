@@ -60,11 +60,39 @@ class ProjectionPartsChDbTest {
                                 + " k SETTINGS force_optimize_projection_name = 'agg'"));
     }
 
+    @Test
+    void projectionsOfAPartitionedReplacingTableWithFixedGranulesAreRebuiltByMerges()
+            throws Exception {
+        run(
+                "pr",
+                ", PROJECTION by_x (SELECT k, x, id ORDER BY x, id),"
+                        + " PROJECTION agg (SELECT k, count(), sum(x), max(x) GROUP BY k)",
+                " ENGINE = ReplacingMergeTree PARTITION BY intDiv(id, 100000) ORDER BY (k, id)"
+                        + " SETTINGS index_granularity = 100, index_granularity_bytes = 0,"
+                        + " min_bytes_for_wide_part = 0, deduplicate_merge_projection_mode ="
+                        + " 'rebuild'",
+                List.of("by_x", "agg"),
+                List.of(
+                        "SELECT count(), sum(k) FROM TABLE WHERE x < 100 SETTINGS"
+                                + " force_optimize_projection_name = 'by_x'",
+                        "SELECT k, count(), sum(x) FROM TABLE GROUP BY k ORDER BY k SETTINGS"
+                                + " force_optimize_projection_name = 'agg'"));
+    }
+
     private void run(String name, String projections, List<String> names, List<String> queries)
             throws Exception {
-        String tail =
+        run(
+                name,
+                projections,
                 " ENGINE = MergeTree ORDER BY (k, id) SETTINGS index_granularity = 128,"
-                        + " min_bytes_for_wide_part = 0";
+                        + " min_bytes_for_wide_part = 0",
+                names,
+                queries);
+    }
+
+    private void run(
+            String name, String projections, String tail, List<String> names, List<String> queries)
+            throws Exception {
         String columns = " (" + STRUCTURE + projections + ")";
         TableLayout layout = TableLayouts.fromDdl("CREATE TABLE " + name + columns + tail);
         ch.execute(
@@ -130,6 +158,18 @@ class ProjectionPartsChDbTest {
         ch.execute("OPTIMIZE TABLE ref_" + name + " FINAL");
         List<Path> merged = partPaths("ref_" + name);
         assertThat(merged).hasSize(1);
+        if (tail.contains("PARTITION BY")) {
+            // the table's own merge names and partitions the merged part
+            table.optimizeFinal(false);
+            assertThat(table.activeParts()).hasSize(1);
+            Path out = LocalParts.root(table).resolve(table.activeParts().get(0).name().toString());
+            LocalParts.open(out).verify();
+            assertSameProjections(out, merged.get(0), names);
+            ch.attachPart("merged_" + name, out);
+            ch.assertCheckTablePasses("merged_" + name);
+            assertSameAnswers("merged_" + name, "ref_" + name, queries);
+            return;
+        }
         for (boolean vertical : List.of(false, true)) {
             Path out = tmp.resolve(name + (vertical ? "-v" : "-h")).resolve("all_1_3_1");
             LocalParts.merge(
