@@ -58,6 +58,7 @@ final class Functions {
         LogicalFunctions.register();
         DateTime64Functions.register();
         ConditionalFunctions.register();
+        RegexFunctions.register();
     }
 
     /** The definition of {@code name} as ClickHouse resolves it, or null. */
