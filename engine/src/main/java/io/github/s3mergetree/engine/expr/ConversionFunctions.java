@@ -353,6 +353,23 @@ final class ConversionFunctions {
                         return Vectors.fromLongs(v, n, rt);
                     });
         }
+        if (ArithmeticFunctions.isFloat(from) && !fn.equals("toUnixTimestamp")) {
+            return new Functions.Bound(
+                    rt,
+                    (cols, n, ctx) -> {
+                        DateLut lut =
+                                DateLut.of(
+                                        tz != null
+                                                ? java.time.ZoneId.of(tz)
+                                                : ctx.serverTimeZone());
+                        double[] d = Vectors.doubles(cols[0], from, n);
+                        long[] v = new long[n];
+                        for (int i = 0; i < n; i++) {
+                            v[i] = fromFloat(fn, d[i], lut);
+                        }
+                        return Vectors.fromLongs(v, n, rt);
+                    });
+        }
         if (ArithmeticFunctions.isFloat(from)) {
             throw ExprException.unsupported(
                     fn + " of a floating-point argument is not supported", pos);
@@ -390,6 +407,29 @@ final class ConversionFunctions {
                     }
                 };
         }
+    }
+
+    /**
+     * {@code toDate}, {@code toDate32}, {@code toDateTime} of a Float32/Float64 ({@code toDate(ms /
+     * 1000)}): the value truncated toward zero, then as an integer, except that for {@code toDate}
+     * only a value up to 65535 (not 65535.5) counts as a day number. NaN, infinities and values
+     * beyond ±2^63 are refused: ClickHouse's results for them come from an undefined conversion.
+     */
+    static long fromFloat(String fn, double d, DateLut lut) {
+        if (!(d > -9.223372036854775808E18 && d < 9.223372036854775808E18)) {
+            throw ExprException.evaluation(
+                    "The value "
+                            + d
+                            + " is out of the supported range of "
+                            + fn
+                            + " (ClickHouse leaves this conversion undefined)");
+        }
+        long v = (long) d;
+        if (fn.equals("toDate") && d > 0xFFFF && v <= 0xFFFF) {
+            // seconds, not days: 65535.x seconds is still 1970-01-01
+            return Math.max(0, lut.findIndex(v) - DateLut.EPOCH);
+        }
+        return fromInteger(fn, v, false, false, lut);
     }
 
     static long fromInteger(String fn, long v, boolean u64, boolean small, DateLut lut) {

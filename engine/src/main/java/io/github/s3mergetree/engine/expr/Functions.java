@@ -57,6 +57,8 @@ final class Functions {
         ComparisonFunctions.register();
         LogicalFunctions.register();
         DateTime64Functions.register();
+        ConditionalFunctions.register();
+        RegexFunctions.register();
     }
 
     /** The definition of {@code name} as ClickHouse resolves it, or null. */

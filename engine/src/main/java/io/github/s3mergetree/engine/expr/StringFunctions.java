@@ -37,6 +37,8 @@ final class StringFunctions {
                 "CHAR_LENGTH",
                 "CHARACTER_LENGTH");
         Functions.register("xxHash32", false, StringFunctions::bindXxHash32);
+        Functions.register("lowerUTF8", false, (a, t, p) -> bindCaseUtf8(true, a, t, p));
+        Functions.register("upperUTF8", false, (a, t, p) -> bindCaseUtf8(false, a, t, p));
     }
 
     private static void checkString(String fn, List<Expr> args, List<DataType> types, int pos) {
@@ -117,5 +119,36 @@ final class StringFunctions {
                 f.accept(i, fixed.data(), i * w, w);
             }
         }
+    }
+
+    /**
+     * {@code lowerUTF8} / {@code upperUTF8} of a String: the full Unicode case mapping ClickHouse
+     * applies (ICU's root locale: {@code ß} upper-cases to {@code SS}, {@code İ} lower-cases to
+     * {@code i̇}), here Java's {@link String#toLowerCase(java.util.Locale)} with {@code
+     * Locale.ROOT}, which implements the same mapping.
+     */
+    private static Functions.Bound bindCaseUtf8(
+            boolean lower, List<Expr> args, List<DataType> types, int pos) {
+        String fn = lower ? "lowerUTF8" : "upperUTF8";
+        if (args.size() != 1) {
+            throw Functions.argCount(fn, args.size(), "1", pos);
+        }
+        if (types.get(0).kind() != TypeKind.STRING) {
+            throw Functions.illegalType(types.get(0), 0, fn, pos);
+        }
+        return new Functions.Bound(
+                DataTypes.STRING_TYPE,
+                (cols, n, ctx) -> {
+                    StringColumn in = (StringColumn) cols[0];
+                    StringColumn out = new StringColumn(n);
+                    for (int i = 0; i < n; i++) {
+                        String v = in.getString(i);
+                        out.add(
+                                lower
+                                        ? v.toLowerCase(java.util.Locale.ROOT)
+                                        : v.toUpperCase(java.util.Locale.ROOT));
+                    }
+                    return out;
+                });
     }
 }

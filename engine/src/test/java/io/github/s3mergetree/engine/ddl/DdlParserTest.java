@@ -601,8 +601,9 @@ class DdlParserTest {
                 "EPHEMERAL"
             },
             {
-                "CREATE TABLE t (a UInt32, b UInt32 DEFAULT a > 1) ENGINE = MergeTree ORDER BY a",
-                "Operator '>'"
+                "CREATE TABLE t (a String, b UInt8 DEFAULT a LIKE 'x%') ENGINE = MergeTree ORDER BY"
+                        + " a",
+                "Operator LIKE"
             },
             {"CREATE TABLE t (a String) ENGINE = MergeTree ORDER BY sipHash128(a)", "sipHash128"},
             {"CREATE TABLE t ON CLUSTER c (a UInt32) ENGINE = MergeTree ORDER BY a", "ON CLUSTER"}

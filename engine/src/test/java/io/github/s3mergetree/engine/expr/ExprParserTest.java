@@ -120,16 +120,18 @@ class ExprParserTest {
                         });
         assertThatThrownBy(() -> ExprParser.parse("toHour(d)", columns()))
                 .hasMessageContaining("Illegal type Date of argument 1 of function toHour");
-        assertThatThrownBy(() -> ExprParser.parse("a = 1", columns()))
-                .hasMessageContaining("Operator '='")
+        assertThatThrownBy(() -> ExprParser.parse("s || s", columns()))
+                .hasMessageContaining("Operator '||'")
                 .satisfies(e -> assertThat(((ExprException) e).position()).isEqualTo(2));
         assertThatThrownBy(() -> ExprParser.parse("(a, b", columns()))
                 .satisfies(
                         e ->
                                 assertThat(((ExprException) e).kind())
                                         .isEqualTo(ExprException.Kind.SYNTAX));
-        assertThatThrownBy(() -> ExprParser.parse("a AND b", columns()))
-                .hasMessageContaining("AND");
+        assertThatThrownBy(() -> ExprParser.parse("s LIKE 'x'", columns()))
+                .hasMessageContaining("LIKE");
+        assertThatThrownBy(() -> ExprParser.parse("a AND s", columns()))
+                .hasMessageContaining("Illegal type (String) of 2 argument of function and");
         assertThatThrownBy(() -> ExprParser.parse("toYYYYMM(t, 'No/Zone')", columns()))
                 .hasMessageContaining("No/Zone");
         assertThatThrownBy(() -> ExprParser.parse("intDiv(a)", columns()))
