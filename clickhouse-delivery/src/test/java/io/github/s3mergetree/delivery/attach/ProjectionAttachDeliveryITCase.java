@@ -6,7 +6,6 @@ import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
-import io.github.s3mergetree.delivery.store.LocalTableFiles;
 import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
@@ -82,7 +81,7 @@ class ProjectionAttachDeliveryITCase {
         q(schema.toCreateTableSql().replaceFirst("CREATE TABLE `?t`?", "CREATE TABLE proj_live"));
         AttachDelivery delivery =
                 new AttachDelivery(
-                        new LocalTableFiles(at),
+                        TableStore.local(at.toAbsolutePath().toString()),
                         schema,
                         DeliveryTarget.resolve(client, live),
                         client,
