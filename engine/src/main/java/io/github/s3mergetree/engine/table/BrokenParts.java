@@ -3,6 +3,8 @@ package io.github.s3mergetree.engine.table;
 import io.github.s3mergetree.engine.part.Checksums;
 import io.github.s3mergetree.engine.part.PartName;
 import io.github.s3mergetree.engine.part.PartReader;
+import io.github.s3mergetree.engine.part.ProjectionParts;
+import io.github.s3mergetree.engine.store.PartFiles;
 import io.github.s3mergetree.engine.store.PartStorage;
 import io.github.s3mergetree.objectstore.ObjectSummary;
 import java.io.IOException;
@@ -231,6 +233,15 @@ public final class BrokenParts {
         try {
             Checksums c = PartReader.readChecksums(ctx.store, dir);
             for (var e : c.entries().entrySet()) {
+                if (ProjectionParts.isProjection(e.getKey())) {
+                    // a projection sub-part (<name>.proj/) is listed as one entry: its own
+                    // checksums.txt must be there
+                    String inner = PartStorage.fileKey(dir + "/" + e.getKey(), PartFiles.CHECKSUMS);
+                    if (!sizes.containsKey(inner)) {
+                        return e.getKey() + " (projection part) is missing";
+                    }
+                    continue;
+                }
                 Long size = sizes.get(PartStorage.fileKey(dir, e.getKey()));
                 if (size == null) {
                     return e.getKey() + " is missing";
