@@ -4,13 +4,15 @@ import io.github.s3mergetree.engine.io.ByteSink;
 import io.github.s3mergetree.engine.io.ByteSource;
 
 /**
- * A function over a Nullable argument whose result is Nullable (sum, avg, min, max, any, anyLast):
- * ClickHouse's Null combinator ({@code AggregateFunctionNullUnary} with its flag) skips NULL rows
- * and serializes a flag byte (1 once a non-NULL row was aggregated) followed, when set, by the
- * nested function's state over the non-NULL values.
+ * A function over a Nullable argument (sum, avg, min, max, any, anyLast, uniqExact): ClickHouse's
+ * Null combinator ({@code AggregateFunctionNullUnary} with its flag) skips NULL rows and serializes
+ * a flag byte followed, when set, by the nested function's state over the non-NULL values. For a
+ * function whose result is Nullable the flag says whether a non-NULL row was aggregated; for one
+ * whose result is not (uniqExact) the flag is always 1.
  */
 final class NullableArgumentState<S> extends StateFunction<NullableArgumentState.Flagged<S>> {
     private final StateFunction<S> nested;
+    private final boolean alwaysFlagged;
 
     /** The flag and the nested state. */
     static final class Flagged<S> {
@@ -18,13 +20,15 @@ final class NullableArgumentState<S> extends StateFunction<NullableArgumentState
         S state;
     }
 
-    NullableArgumentState(StateFunction<S> nested) {
+    NullableArgumentState(StateFunction<S> nested, boolean resultNullable) {
         this.nested = nested;
+        this.alwaysFlagged = !resultNullable;
     }
 
     @Override
     Flagged<S> create() {
         Flagged<S> f = new Flagged<>();
+        f.hasValue = alwaysFlagged;
         f.state = nested.create();
         return f;
     }

@@ -35,7 +35,8 @@ public final class AggregateFunctionType extends DataType {
         AVG("avg"),
         ARG_MIN("argMin"),
         ARG_MAX("argMax"),
-        GROUP_ARRAY("groupArray");
+        GROUP_ARRAY("groupArray"),
+        UNIQ_EXACT("uniqExact");
 
         private final String canonicalName;
 
@@ -57,7 +58,8 @@ public final class AggregateFunctionType extends DataType {
                     "count", Function.COUNT,
                     "argMin", Function.ARG_MIN,
                     "argMax", Function.ARG_MAX,
-                    "groupArray", Function.GROUP_ARRAY);
+                    "groupArray", Function.GROUP_ARRAY,
+                    "uniqExact", Function.UNIQ_EXACT);
 
     /** Names and aliases ClickHouse registers case-insensitively, upper-cased. */
     private static final Map<String, Function> INSENSITIVE =
@@ -164,6 +166,12 @@ public final class AggregateFunctionType extends DataType {
                             "Aggregate function " + fname + " requires two arguments");
                 }
             }
+            case UNIQ_EXACT -> {
+                if (n < 1) {
+                    throw new IllegalArgumentException(
+                            "Incorrect number of arguments for aggregate function uniqExact");
+                }
+            }
             default -> {
                 if (n != 1) {
                     throw new IllegalArgumentException(
@@ -207,6 +215,43 @@ public final class AggregateFunctionType extends DataType {
                                 + t.name()
                                 + " of argument for aggregate function "
                                 + fname);
+            }
+        }
+        if (f == Function.UNIQ_EXACT) {
+            if (n != 1) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction(uniqExact, ...) of several arguments is not supported by"
+                                + " this engine");
+            }
+            DataType t = args.get(0) instanceof NullableType nt ? nt.nested() : args.get(0);
+            boolean keyed =
+                    switch (t.kind()) {
+                        case UINT8,
+                                UINT16,
+                                UINT32,
+                                UINT64,
+                                UINT128,
+                                UINT256,
+                                INT8,
+                                INT16,
+                                INT32,
+                                INT64,
+                                INT128,
+                                INT256,
+                                BOOL,
+                                DATE,
+                                DATE32,
+                                DATETIME,
+                                STRING ->
+                                true;
+                        default -> false;
+                    };
+            if (!keyed) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction(uniqExact, "
+                                + args.get(0).name()
+                                + ") is not supported by this engine (integers, Date, Date32,"
+                                + " DateTime and String are)");
             }
         }
         if (f == Function.MIN

@@ -67,6 +67,9 @@ class AggregateFunctionInputChDbTest {
                             "AggregateFunction(argMin, Array(UInt8), Int64)",
                             new Object[] {List.of(7), -5L},
                             "([7],-5)"),
+                    new Case("AggregateFunction(uniqExact, String)", "ü", "ü"),
+                    new Case("AggregateFunction(uniqExact, Nullable(UInt8))", 3, "3"),
+                    new Case("AggregateFunction(uniqExact, Nullable(UInt8))", null, "\\N"),
                     new Case("AggregateFunction(groupArray, String)", "é", "é"),
                     new Case("AggregateFunction(groupArray(3), Nullable(UInt32))", null, "\\N"),
                     new Case("AggregateFunction(groupArray(3), Nullable(UInt32))", 7, "7"));

@@ -37,6 +37,8 @@ class AggregateFunctionDdlTest {
                         + " Nullable(UInt32))",
                 "v AggregateFunction(0, sum, UInt64), w AggregateFunction(1, avg, Int16)",
                 "s AggregateFunction(sum, UInt64), p SimpleAggregateFunction(sum, UInt64)",
+                "u AggregateFunction(uniqExact, String), v AggregateFunction(uniqExact,"
+                        + " Nullable(UInt128))",
             })
     void acceptsWithClickHousesTypeNames(String columns) {
         String ddl = ddl(columns, "ORDER BY k");
@@ -70,6 +72,8 @@ class AggregateFunctionDdlTest {
                         + " aggregate function avg",
                 "s AggregateFunction(sum)|ORDER BY k|Aggregate function sum requires single"
                         + " argument",
+                "s AggregateFunction(uniqExact)|ORDER BY k|Incorrect number of arguments for"
+                        + " aggregate function uniqExact",
                 "s AggregateFunction(sum, UInt8, UInt8)|ORDER BY k|Aggregate function sum requires"
                         + " single argument",
                 "s AggregateFunction(argMax, UInt8)|ORDER BY k|Aggregate function argMax requires"
@@ -109,6 +113,8 @@ class AggregateFunctionDdlTest {
             strings = {
                 "s AggregateFunction(sumIf, UInt64, UInt8)",
                 "s AggregateFunction(avg, Date)",
+                "s AggregateFunction(uniqExact, Float64)",
+                "s AggregateFunction(uniqExact, UInt8, String)",
                 "s AggregateFunction(uniqCombined, UInt64)",
                 "s AggregateFunction(quantiles(0.5, 0.9), Float64)",
                 "s AggregateFunction(any, LowCardinality(String))",

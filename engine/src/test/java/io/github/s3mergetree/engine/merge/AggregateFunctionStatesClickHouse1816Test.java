@@ -73,6 +73,8 @@ class AggregateFunctionStatesClickHouse1816Test {
         STATES.put("groupArrayNullable", "groupArrayState(toNullable(toUInt8(x)))");
         STATES.put("sumNull", "sumState(if(x = 2, NULL, toInt32(x)))");
         STATES.put("anyEmpty", "anyState(toString(x))");
+        STATES.put("uniqExact", "uniqExactState(toUInt32(x))");
+        STATES.put("uniqExactString", "uniqExactState(toString(x))");
     }
 
     @Test
@@ -94,6 +96,11 @@ class AggregateFunctionStatesClickHouse1816Test {
             chdb.execute(q + " INTO OUTFILE '" + b + "' FORMAT RowBinary");
             String x = HexFormat.of().formatHex(Files.readAllBytes(a));
             String y = HexFormat.of().formatHex(Files.readAllBytes(b));
+            if (e.getKey().startsWith("uniqExact")) {
+                // a hash set: 18.16 writes the same keys in another order, and reads either
+                assertThat(sortedBytes(x)).as(e.getKey()).isEqualTo(sortedBytes(y));
+                x = y;
+            }
             if (!x.equals(y)) {
                 differ.add(e.getKey());
                 // 26.x's state is 18.16's after the Null combinator's flag byte
@@ -113,5 +120,11 @@ class AggregateFunctionStatesClickHouse1816Test {
         assertThat(differ)
                 .containsExactly(
                         "sumNullable", "anyNullable", "minNullable", "avgNullable", "sumNull");
+    }
+
+    private static String sortedBytes(String hex) {
+        byte[] b = HexFormat.of().parseHex(hex);
+        java.util.Arrays.sort(b);
+        return HexFormat.of().formatHex(b);
     }
 }
