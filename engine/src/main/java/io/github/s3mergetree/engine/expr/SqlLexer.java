@@ -104,7 +104,13 @@ public final class SqlLexer {
             }
             int start = pos;
             char c = s.charAt(pos);
-            if (identStart(c)) {
+            if (identStart(c)
+                    || (c == '$'
+                            && pos + 1 < s.length()
+                            && s.charAt(pos + 1) != '$'
+                            && identPart(s.charAt(pos + 1)))) {
+                // as ClickHouse: '$' may also start an identifier ($a), not a $$ heredoc
+                pos++;
                 while (pos < s.length() && identPart(s.charAt(pos))) {
                     pos++;
                 }
