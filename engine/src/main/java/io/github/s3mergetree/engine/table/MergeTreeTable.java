@@ -151,6 +151,16 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
      */
     public static String createIfAbsent(TableStore store, String ddl) throws IOException {
         TableSchema.parse(ddl);
+        return createTableFiles(store, ddl);
+    }
+
+    /** {@link #createIfAbsent(TableStore, String)} of a parsed table, stored in canonical form. */
+    public static String createIfAbsent(TableStore store, TableDefinition table)
+            throws IOException {
+        return createTableFiles(store, table.storedDdl());
+    }
+
+    private static String createTableFiles(TableStore store, String ddl) throws IOException {
         if (!store.exists(TableKeys.FORMAT_VERSION)) {
             store.put(TableKeys.FORMAT_VERSION, "1".getBytes(StandardCharsets.US_ASCII));
         }
