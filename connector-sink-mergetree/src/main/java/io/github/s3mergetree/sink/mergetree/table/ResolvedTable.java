@@ -14,9 +14,10 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * The table a sink writes, resolved on the TaskManager: its schema (from the sink's DDL, else the
- * DDL stored in the table directory) and its layout, with the sink's overrides of {@code
- * parts_to_delay_insert} / {@code parts_to_throw_insert} and {@code optimize_on_insert}.
+ * The table a sink writes, resolved where the sink is built and once in each task that uses it
+ * ({@link SinkTable}): its schema (from the sink's DDL, else the DDL stored in the table directory)
+ * and its layout, with the sink's overrides of {@code parts_to_delay_insert} / {@code
+ * parts_to_throw_insert} and {@code optimize_on_insert}.
  *
  * @param schema the parsed table
  * @param layout what the engine writes
