@@ -3,9 +3,10 @@ package io.github.s3mergetree.cli.args;
 import io.github.s3mergetree.delivery.DeliveryMethod;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.target.TableName;
+import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
-import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -143,18 +144,19 @@ public record DeliveryCliOptions(
     }
 
     /**
-     * The delivery of the table in {@code storage} (DDL {@code ddl}) into the target these options
-     * name, by the sink's rules ({@link DeliveryCoordinator#open}): RESTORE of an {@code s3://}
-     * table from its bucket, ATTACH of a directory's parts. {@code tableOptions} holds the table's
-     * own options (its S3 keys, the default of the server's).
+     * The delivery of the table in {@code storage} (parsed: {@code table}) into the target these
+     * options name, by the sink's rules ({@link DeliveryCoordinator#open}): RESTORE of an {@code
+     * s3://} table from its bucket, ATTACH of a directory's parts. {@code tableOptions} holds the
+     * table's own options (its S3 keys, the default of the server's).
      *
      * @throws IllegalArgumentException if the method does not fit the storage or options are
      *     incomplete
      */
     public DeliveryCoordinator.Opened open(
-            TableStorage storage, String ddl, Configuration tableOptions) throws IOException {
+            TableStorage storage, TableSchema table, Configuration tableOptions)
+            throws IOException {
         Configuration c = new Configuration(tableOptions);
-        return DeliveryCoordinator.open(ddl, storage, applyTo(c));
+        return DeliveryCoordinator.open(table, storage, applyTo(c));
     }
 
     @Override

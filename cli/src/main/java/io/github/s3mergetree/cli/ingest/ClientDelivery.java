@@ -3,8 +3,9 @@ package io.github.s3mergetree.cli.ingest;
 import io.github.s3mergetree.cli.args.DeliveryCliOptions;
 import io.github.s3mergetree.delivery.DeliveryResult;
 import io.github.s3mergetree.delivery.PartDelivery;
-import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
+import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator;
+import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -49,14 +50,14 @@ final class ClientDelivery implements AutoCloseable {
      * table's own keys unless {@code --clickhouse-s3-access-key} says otherwise.
      */
     static DeliveryCoordinator.Opened open(
-            DeliveryCliOptions d, IngestOptions o, TableStorage storage, String storedForm)
+            DeliveryCliOptions d, IngestOptions o, TableStorage storage, TableSchema table)
             throws IOException {
         Configuration tableOptions = new Configuration();
         if (o.tableOnS3() && o.tableS3().accessKey() != null) {
             tableOptions.set(MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY, o.tableS3().accessKey());
             tableOptions.set(MergeTreeSinkOptions.TABLE_S3_SECRET_KEY, o.tableS3().secretKey());
         }
-        return d.open(storage, storedForm, tableOptions);
+        return d.open(storage, table, tableOptions);
     }
 
     void start() {

@@ -2,7 +2,7 @@ package io.github.s3mergetree.cli.ingest;
 
 import io.github.s3mergetree.cli.args.DeliveryCliOptions;
 import io.github.s3mergetree.connector.ddl.DdlFiles;
-import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import java.util.List;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -35,8 +35,8 @@ public final class IngestJobMain {
         io.github.s3mergetree.delivery.DeliveryFaultPoints.haltAtFromSystemProperty();
         DeliveryCliOptions.Split split = DeliveryCliOptions.split(List.of(args));
         IngestOptions o = IngestOptions.parse(split.rest());
-        String ddl = DdlFiles.read(o.tableDdlFile());
-        TableSchema schema = TableSchema.parse(ddl);
+        // parsed once here: the source's columns and the sink take it parsed
+        TableDefinition table = TableDefinition.parse(DdlFiles.read(o.tableDdlFile()));
         IngestSettings settings = IngestSettings.parse(o.settings());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(o.checkpointInterval().toMillis());
@@ -45,8 +45,8 @@ public final class IngestJobMain {
         }
         IngestPipeline.addTo(
                 env,
-                IngestPipeline.source(o, schema, settings),
-                IngestPipeline.sink(o, ddl, settings, split.delivery()),
+                IngestPipeline.source(o, table.schema(), settings),
+                IngestPipeline.sink(o, table, settings, split.delivery()),
                 o);
         env.execute("s3-mergetree ingest " + IngestPipeline.ingestKey(o) + " " + o.source());
     }

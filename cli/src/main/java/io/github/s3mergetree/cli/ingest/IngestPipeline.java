@@ -2,6 +2,7 @@ package io.github.s3mergetree.cli.ingest;
 
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
@@ -119,8 +120,9 @@ public final class IngestPipeline {
     }
 
     /** The sink of the ingest, with sink id {@code ingest-<key>}. */
-    public static MergeTreeSink<Block> sink(IngestOptions o, String ddl, IngestSettings settings) {
-        return sink(o, ddl, settings, null);
+    public static MergeTreeSink<Block> sink(
+            IngestOptions o, TableDefinition table, IngestSettings settings) {
+        return sink(o, table, settings, null);
     }
 
     /**
@@ -130,20 +132,20 @@ public final class IngestPipeline {
      */
     public static MergeTreeSink<Block> sink(
             IngestOptions o,
-            String ddl,
+            TableDefinition table,
             IngestSettings settings,
             io.github.s3mergetree.cli.args.DeliveryCliOptions delivery) {
-        return sink(o, ddl, settings, delivery, null);
+        return sink(o, table, settings, delivery, null);
     }
 
     /**
-     * The sink of the ingest as {@link #sink(IngestOptions, String, IngestSettings,
+     * The sink of the ingest as {@link #sink(IngestOptions, TableDefinition, IngestSettings,
      * io.github.s3mergetree.cli.args.DeliveryCliOptions)}, committing only while the writer lease
      * {@code fence} names is held at its epoch (null: no fence).
      */
     public static MergeTreeSink<Block> sink(
             IngestOptions o,
-            String ddl,
+            TableDefinition table,
             IngestSettings settings,
             io.github.s3mergetree.cli.args.DeliveryCliOptions delivery,
             io.github.s3mergetree.engine.table.WriterLease.Fence fence) {
@@ -159,7 +161,7 @@ public final class IngestPipeline {
                 b.setTableCredentials(t.accessKey(), t.secretKey());
             }
         }
-        b.setDdl(ddl)
+        b.setDdl(table)
                 .setSettings(settings.sink())
                 .setOption(MergeTreeSinkOptions.OPTIMIZE_FINAL, o.optimizeFinal())
                 .setSinkId("ingest-" + ingestKey(o))

@@ -5,6 +5,7 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.objectstore.ObjectStoreClient;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
@@ -68,10 +69,12 @@ final class IngestRun {
     }
 
     private int executeWithStop() throws Exception {
-        String ddl = IngestTable.readDdl(o.tableDdlFile());
+        // parsed once here: the source's columns, the sink and the delivery take it parsed
+        TableDefinition table =
+                IngestTable.parseDdl(o.tableDdlFile(), IngestTable.readDdl(o.tableDdlFile()));
         // the form the engine stores and compares (normalized by the DDL parser)
-        String storedForm = IngestTable.parseDdl(o.tableDdlFile(), ddl).ddl();
-        TableSchema schema = TableSchema.parse(ddl);
+        String storedForm = table.storedDdl();
+        TableSchema schema = table.schema();
         storage = o.tableStorage();
         IngestTable.check(storage, storedForm);
         IngestSettings settings = IngestSettings.parse(o.settings());
@@ -79,7 +82,7 @@ final class IngestRun {
         sourceForNames = source;
         // what the sink refuses fails here, before anything is written (the job's sink is
         // built again with the run's writer lease once it is taken)
-        IngestPipeline.sink(o, ddl, settings);
+        IngestPipeline.sink(o, table, settings);
 
         ObjectPreflight.Listing listing = ObjectPreflight.list(source);
         if (listing.objects().isEmpty() && !o.continuous()) {
@@ -103,7 +106,7 @@ final class IngestRun {
         io.github.s3mergetree.delivery.PartDelivery partDelivery = null;
         if (deliveryOptions != null) {
             // fail before the job starts when the target does not fit
-            deliveryOpened = ClientDelivery.open(deliveryOptions, o, storage, storedForm);
+            deliveryOpened = ClientDelivery.open(deliveryOptions, o, storage, schema);
             partDelivery = deliveryOpened.delivery();
             partDelivery.check();
             err.println("delivering every commit into " + partDelivery.target());
@@ -120,7 +123,7 @@ final class IngestRun {
             Files.createDirectories(Path.of(storage.describe()));
         }
         try (TableStore store = storage.openStore()) {
-            MergeTreeTable.createIfAbsent(store, storedForm);
+            MergeTreeTable.createIfAbsent(store, table);
         }
         if (partDelivery != null) {
             delivery = new ClientDelivery(partDelivery, err, DELIVERY_INTERVAL);
@@ -137,7 +140,8 @@ final class IngestRun {
                 delivery.start();
             }
             // the sink the job runs: commits only while this run holds the ingest's lease
-            MergeTreeSink<Block> fenced = IngestPipeline.sink(o, ddl, settings, null, lock.fence());
+            MergeTreeSink<Block> fenced =
+                    IngestPipeline.sink(o, table, settings, null, lock.fence());
             int code =
                     run(
                             state,

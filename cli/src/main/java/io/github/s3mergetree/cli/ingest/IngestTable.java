@@ -5,9 +5,8 @@ import io.github.s3mergetree.delivery.ledger.DeliveryLedger;
 import io.github.s3mergetree.engine.ddl.DdlParseException;
 import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.engine.table.TableKeys;
-import io.github.s3mergetree.engine.table.TableLayout;
-import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import java.io.IOException;
@@ -35,10 +34,15 @@ final class IngestTable {
         }
     }
 
-    /** The table's layout; {@link IllegalArgumentException} naming the file if it is invalid. */
-    static TableLayout parseDdl(Path ddlFile, String ddl) {
+    /**
+     * The table, parsed (the only parse of the ingest's DDL in this process) and its layout
+     * resolved; {@link IllegalArgumentException} naming the file if it is invalid.
+     */
+    static TableDefinition parseDdl(Path ddlFile, String ddl) {
         try {
-            return TableLayouts.fromDdl(ddl);
+            TableDefinition table = TableDefinition.parse(ddl);
+            table.utcLayout();
+            return table;
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
                     "the DDL in " + ddlFile + " is invalid: " + e.getMessage(), e);

@@ -361,7 +361,12 @@ class OddKeysStressITCase {
         S3Source<Block> source = IngestPipeline.source(o, TableSchema.parse(DDL), settings);
         int splits = checkListing(it, source, "", expected);
         StreamExecutionEnvironment env = environment(it, o);
-        IngestPipeline.addTo(env, source, IngestPipeline.sink(o, DDL, settings), o);
+        IngestPipeline.addTo(
+                env,
+                source,
+                IngestPipeline.sink(
+                        o, io.github.s3mergetree.engine.table.TableDefinition.parse(DDL), settings),
+                o);
         env.execute(it.toString());
         return splits;
     }
@@ -413,7 +418,12 @@ class OddKeysStressITCase {
         }
         S3Source<Block> source = IngestPipeline.source(o, TableSchema.parse(DDL), settings);
         StreamExecutionEnvironment env = environment(it, o);
-        IngestPipeline.addTo(env, source, IngestPipeline.sink(o, DDL, settings), o);
+        IngestPipeline.addTo(
+                env,
+                source,
+                IngestPipeline.sink(
+                        o, io.github.s3mergetree.engine.table.TableDefinition.parse(DDL), settings),
+                o);
         org.apache.flink.core.execution.JobClient job = env.executeAsync(it.toString());
         try {
             awaitCommitted(it, Path.of(o.tablePath()), firstHalf);

@@ -14,7 +14,7 @@ import io.github.s3mergetree.sink.mergetree.merge.MergeCoordinator;
 import io.github.s3mergetree.sink.mergetree.metrics.TableMetricGroup;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
-import io.github.s3mergetree.sink.mergetree.table.ResolvedTable;
+import io.github.s3mergetree.sink.mergetree.table.SinkTable;
 import io.github.s3mergetree.sink.mergetree.writer.MergeTreeSinkWriter;
 import io.github.s3mergetree.sink.mergetree.writer.MergeTreeWriterState;
 import io.github.s3mergetree.sink.mergetree.writer.MergeTreeWriterStateSerializer;
@@ -72,20 +72,17 @@ public final class MergeTreeSink<IN>
     private static final long serialVersionUID = 1L;
 
     private final TableStorage storage;
-    private final String ddl;
+    private final SinkTable table;
     private final SinkInput<IN> input;
     private final Configuration options;
     private final String sinkId;
     private final FailureInjector failures;
 
+    /** A sink of {@code table}, which holds the same {@code options}. */
     MergeTreeSink(
-            TableStorage storage,
-            String ddl,
-            SinkInput<IN> input,
-            Configuration options,
-            FailureInjector failures) {
-        this.storage = storage;
-        this.ddl = ddl;
+            SinkTable table, SinkInput<IN> input, Configuration options, FailureInjector failures) {
+        this.storage = table.storage();
+        this.table = table;
         this.input = input;
         this.options = options;
         this.sinkId = options.get(MergeTreeSinkOptions.SINK_ID);
@@ -139,7 +136,7 @@ public final class MergeTreeSink<IN>
         return new MergeTreeSinkWriter<>(
                 context,
                 sinkId,
-                ResolvedTable.resolve(ddl, storage, options),
+                table.resolve(),
                 storage,
                 input,
                 options,
@@ -155,8 +152,7 @@ public final class MergeTreeSink<IN>
     @Override
     public Committer<MergeTreeCommittable> createCommitter(CommitterInitContext context)
             throws IOException {
-        ResolvedTable resolved = ResolvedTable.resolve(ddl, storage, options);
-        MergeTreeTable table = storage.open(resolved.layout(), Clock.systemUTC());
+        MergeTreeTable table = storage.open(this.table.resolve().layout(), Clock.systemUTC());
         options.getOptional(MergeTreeSinkOptions.WRITER_LEASE_KEY)
                 .ifPresent(
                         key ->
@@ -234,7 +230,7 @@ public final class MergeTreeSink<IN>
                             .global()
                             .map(
                                     new io.github.s3mergetree.sink.mergetree.delivery
-                                            .DeliveryCoordinator(ddl, storage, options))
+                                            .DeliveryCoordinator(table, options))
                             .returns(committables.getType())
                             // no table in operator names: metric names stay the same for every
                             // table (the table is the metrics' <table> variable)
@@ -251,7 +247,7 @@ public final class MergeTreeSink<IN>
             added =
                     committed
                             .global()
-                            .sinkTo(new MergeCoordinator(ddl, storage, options))
+                            .sinkTo(new MergeCoordinator(table, options))
                             .name("MergeTree merges")
                             .setParallelism(1)
                             .setMaxParallelism(1);

@@ -3,6 +3,7 @@ package io.github.s3mergetree.sink.mergetree;
 import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.engine.ddl.DdlParseException;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.sink.mergetree.faults.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.input.InputContext;
@@ -13,6 +14,7 @@ import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
 import io.github.s3mergetree.sink.mergetree.storage.TableLocation;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.sink.mergetree.table.ResolvedTable;
+import io.github.s3mergetree.sink.mergetree.table.SinkTable;
 import io.github.s3mergetree.sink.mergetree.writer.InsertBlockSize;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,6 +39,7 @@ public final class MergeTreeSinkBuilder<IN> {
     private TableStorage storage;
     private String tablePath;
     private String ddl;
+    private TableDefinition definition;
     private Path ddlFile;
     private SinkInput<IN> input;
     private final Configuration options = new Configuration();
@@ -113,6 +116,17 @@ public final class MergeTreeSinkBuilder<IN> {
      */
     public MergeTreeSinkBuilder<IN> setDdl(String ddl) {
         this.ddl = ddl;
+        this.definition = null;
+        return this;
+    }
+
+    /**
+     * The table's {@code CREATE TABLE} statement, parsed already where it entered the program
+     * ({@link TableDefinition#parse}): {@link #setDdl(String)} without parsing it again.
+     */
+    public MergeTreeSinkBuilder<IN> setDdl(TableDefinition definition) {
+        this.ddl = definition.ddl();
+        this.definition = definition;
         return this;
     }
 
@@ -239,16 +253,21 @@ public final class MergeTreeSinkBuilder<IN> {
         }
         // reads made while building answer in seconds, whatever the job's retries
         TableStorage quick = TableBuildCheck.quick(storage);
-        Optional<String> known = Optional.ofNullable(text);
+        // the DDL is parsed here, once: the sink's operators take it parsed (SinkTable)
+        TableDefinition given =
+                definition != null ? definition : text == null ? null : definition(text);
+        Optional<TableDefinition> known = Optional.ofNullable(given);
         if (known.isEmpty()) {
+            Optional<String> stored = Optional.empty();
             try {
-                known = quick.storedDdl();
+                stored = quick.storedDdl();
             } catch (IOException e) {
                 // the table may be visible to the TaskManagers only; checked there
             }
+            known = stored.map(MergeTreeSinkBuilder::definition);
         }
+        ResolvedTable resolved = null;
         if (known.isPresent()) {
-            ResolvedTable resolved;
             try {
                 resolved = ResolvedTable.resolve(known.get(), options);
             } catch (RuntimeException e) {
@@ -267,19 +286,32 @@ public final class MergeTreeSinkBuilder<IN> {
         }
         if (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.enabled(options)) {
             // the target must fit before the job starts
-            if (known.isEmpty()) {
+            if (resolved == null) {
                 throw new IllegalArgumentException(
                         "clickhouse.url needs the table's DDL when the sink is built (setDdl)");
             }
             try (io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.Opened d =
                     io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator.open(
-                            known.get(), storage, options)) {
+                            resolved.schema(), storage, options)) {
                 d.delivery().check();
             } catch (IOException e) {
                 throw new IllegalArgumentException(e.getMessage(), e);
             }
         }
-        return new MergeTreeSink<>(storage, text, input, new Configuration(options), failures);
+        Configuration sinkOptions = new Configuration(options);
+        // without a given DDL the TaskManagers read the stored one, as the table may change
+        SinkTable table =
+                new SinkTable(given, storage, sinkOptions, given == null ? null : resolved);
+        return new MergeTreeSink<>(table, input, sinkOptions, failures);
+    }
+
+    /** {@code ddl} parsed; an {@link IllegalArgumentException} naming the problem if invalid. */
+    private static TableDefinition definition(String ddl) {
+        try {
+            return TableDefinition.parse(ddl);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("invalid table DDL: " + e.getMessage(), e);
+        }
     }
 
     /**

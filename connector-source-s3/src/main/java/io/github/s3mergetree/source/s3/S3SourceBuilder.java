@@ -2,6 +2,7 @@ package io.github.s3mergetree.source.s3;
 
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.objectstore.ObjectStoreConfig;
 import io.github.s3mergetree.source.s3.format.ProjectableBlockFormat;
 import io.github.s3mergetree.source.s3.format.S3ObjectFormat;
@@ -61,6 +62,15 @@ public final class S3SourceBuilder<T> {
      */
     public S3SourceBuilder<T> forTable(String ddl) {
         this.schema = TargetSchema.forTable(ddl);
+        return this;
+    }
+
+    /**
+     * {@link #forTable(String)} of a table parsed already ({@link TableDefinition#parse}, e.g. the
+     * one the sink is given too): nothing is parsed again.
+     */
+    public S3SourceBuilder<T> forTable(TableDefinition table) {
+        this.schema = TargetSchema.insertableColumns(table.schema());
         return this;
     }
 

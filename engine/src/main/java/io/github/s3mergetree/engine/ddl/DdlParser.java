@@ -156,6 +156,21 @@ public final class DdlParser {
         this.limits = limits;
     }
 
+    /** Told the text of every statement {@link #parse(String, DdlLimits)} is asked to parse. */
+    private static final List<java.util.function.Consumer<String>> PARSE_OBSERVERS =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * Tells {@code observer} the text of every statement parsed in this JVM until the returned
+     * handle is closed: how tests check that a table's DDL is parsed once where it enters (a
+     * builder, a command) and once per Flink task that re-creates it, not by every consumer (a
+     * parse tokenizes and validates the whole statement on a thread of its own).
+     */
+    public static AutoCloseable observeParses(java.util.function.Consumer<String> observer) {
+        PARSE_OBSERVERS.add(observer);
+        return () -> PARSE_OBSERVERS.remove(observer);
+    }
+
     /**
      * Parses and validates {@code ddl} within ClickHouse's default limits ({@link
      * DdlLimits#DEFAULTS}).
@@ -178,6 +193,9 @@ public final class DdlParser {
      * @throws UnsupportedDdlException if it uses something this engine cannot honour
      */
     public static TableSchema parse(String ddl, DdlLimits limits) {
+        for (java.util.function.Consumer<String> o : PARSE_OBSERVERS) {
+            o.accept(ddl);
+        }
         checkSize(ddl, limits);
         return onParserStack(
                 () -> {

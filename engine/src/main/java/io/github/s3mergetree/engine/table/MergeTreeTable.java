@@ -93,6 +93,12 @@ public final class MergeTreeTable implements MergingTable, AutoCloseable {
         return TableOpener.createIfAbsent(store, ddl);
     }
 
+    /** {@link #createIfAbsent(TableStore, String)} of a parsed table, stored in canonical form. */
+    public static String createIfAbsent(TableStore store, TableDefinition table)
+            throws IOException {
+        return TableOpener.createIfAbsent(store, table);
+    }
+
     /** The DDL stored with the table in {@code store}, if there is a table. */
     public static Optional<String> storedDdl(TableStore store) throws IOException {
         return TableOpener.storedDdl(store);

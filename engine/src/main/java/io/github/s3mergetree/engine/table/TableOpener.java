@@ -58,6 +58,15 @@ final class TableOpener {
     /** See {@link MergeTreeTable#createIfAbsent}. */
     static String createIfAbsent(TableStore store, String ddl) throws IOException {
         TableSchema.parse(ddl);
+        return createTableFiles(store, ddl);
+    }
+
+    /** {@link #createIfAbsent(TableStore, String)} of a parsed table, stored in canonical form. */
+    static String createIfAbsent(TableStore store, TableDefinition table) throws IOException {
+        return createTableFiles(store, table.storedDdl());
+    }
+
+    private static String createTableFiles(TableStore store, String ddl) throws IOException {
         if (!store.exists(TableKeys.FORMAT_VERSION)) {
             store.put(TableKeys.FORMAT_VERSION, "1".getBytes(StandardCharsets.US_ASCII));
         }

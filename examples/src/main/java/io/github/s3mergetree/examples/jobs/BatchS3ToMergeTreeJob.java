@@ -1,6 +1,7 @@
 package io.github.s3mergetree.examples.jobs;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.source.s3.S3Source;
@@ -45,8 +46,8 @@ public final class BatchS3ToMergeTreeJob {
         if (params.has("parallelism")) {
             env.setParallelism(params.getInt("parallelism"));
         }
-        String ddl = JobParameters.ddl(params);
-        TargetSchema columns = JobParameters.columns(params, ddl);
+        TableDefinition table = JobParameters.table(params);
+        TargetSchema columns = JobParameters.columns(params, table);
 
         S3Source<Block> source =
                 JobParameters.connection(
@@ -57,7 +58,7 @@ public final class BatchS3ToMergeTreeJob {
         MergeTreeSink<Block> sink =
                 MergeTreeSink.forBlocks()
                         .setTablePath(params.getRequired("table-path"))
-                        .setDdl(ddl)
+                        .setDdl(table)
                         .setOption(
                                 MergeTreeSinkOptions.OPTIMIZE_FINAL,
                                 params.getBoolean("optimize-final", true))

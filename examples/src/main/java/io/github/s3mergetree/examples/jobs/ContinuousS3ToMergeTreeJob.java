@@ -1,6 +1,7 @@
 package io.github.s3mergetree.examples.jobs;
 
 import io.github.s3mergetree.engine.column.Block;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
@@ -57,8 +58,8 @@ public final class ContinuousS3ToMergeTreeJob {
         if (params.has("parallelism")) {
             env.setParallelism(params.getInt("parallelism"));
         }
-        String ddl = JobParameters.ddl(params);
-        TargetSchema columns = JobParameters.columns(params, ddl);
+        TableDefinition table = JobParameters.table(params);
+        TargetSchema columns = JobParameters.columns(params, table);
 
         S3Source<Block> source =
                 JobParameters.connection(
@@ -73,7 +74,7 @@ public final class ContinuousS3ToMergeTreeJob {
         MergeTreeSink<Block> sink =
                 MergeTreeSink.forBlocks()
                         .setTablePath(params.getRequired("table-path"))
-                        .setDdl(ddl)
+                        .setDdl(table)
                         .setSinkId(params.get("sink-id", "continuous"))
                         .build();
 

@@ -2,7 +2,7 @@ package io.github.s3mergetree.examples.jobs;
 
 import io.github.s3mergetree.connector.ddl.DdlFiles;
 import io.github.s3mergetree.engine.column.Block;
-import io.github.s3mergetree.engine.ddl.TableSchema;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.engine.table.TableKeys;
 import io.github.s3mergetree.source.s3.S3ObjectFormats;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
@@ -36,8 +36,23 @@ import java.nio.file.Paths;
 final class JobParameters {
     private JobParameters() {}
 
+    /**
+     * The table, parsed once here for the source's columns and the sink: its DDL from {@code
+     * --ddl}, {@code --ddl-file} or the one stored under the path.
+     *
+     * @throws IllegalArgumentException if there is no DDL or it is invalid
+     */
+    static TableDefinition table(JobArgs p) {
+        String ddl = ddl(p);
+        try {
+            return TableDefinition.parse(ddl);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("invalid table DDL: " + e.getMessage(), e);
+        }
+    }
+
     /** The table's DDL: {@code --ddl}, {@code --ddl-file} or the one stored under the path. */
-    static String ddl(JobArgs p) {
+    private static String ddl(JobArgs p) {
         try {
             if (p.has("ddl")) {
                 return p.get("ddl");
@@ -60,10 +75,10 @@ final class JobParameters {
     }
 
     /** {@code --columns}, else the DDL's columns that an insert may give. */
-    static TargetSchema columns(JobArgs p, String ddl) {
+    static TargetSchema columns(JobArgs p, TableDefinition table) {
         return p.has("columns")
                 ? TargetSchema.parse(p.get("columns"))
-                : TargetSchema.insertableColumns(TableSchema.parse(ddl));
+                : TargetSchema.insertableColumns(table.schema());
     }
 
     /**

@@ -160,6 +160,34 @@ class S3ToMergeTreeJobsTest {
         return env.executeAsync("continuous example");
     }
 
+    /**
+     * Each job's main parses the table's DDL once (JobParameters.table) for the source's columns
+     * and the sink, which takes it parsed.
+     */
+    @Test
+    void buildingAJobParsesItsDdlOnce() throws Exception {
+        Path bucket = tmp.resolve("s3/data");
+        JobsTesting.writeCsv(bucket, "events/part-0.csv", 0, 10);
+        List<String> parses = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (S3ProxyServer s3 = new S3ProxyServer(tmp.resolve("s3"));
+                AutoCloseable observed =
+                        io.github.s3mergetree.engine.ddl.DdlParser.observeParses(
+                                t -> {
+                                    if (t.equals(JobsTesting.DDL)) {
+                                        parses.add(t);
+                                    }
+                                })) {
+            BatchS3ToMergeTreeJob.build(
+                    StreamExecutionEnvironment.createLocalEnvironment(1),
+                    params(s3, tmp.resolve("batch")));
+            assertThat(parses).as("the batch job").hasSize(1);
+            ContinuousS3ToMergeTreeJob.build(
+                    StreamExecutionEnvironment.createLocalEnvironment(1),
+                    params(s3, tmp.resolve("continuous")));
+            assertThat(parses).as("the batch and the continuous job").hasSize(2);
+        }
+    }
+
     /** The jobs' parameters: CSV objects under s3://data/events/ into {@code table}. */
     private static JobArgs params(S3ProxyServer s3, Path table, String... more) {
         List<String> args =

@@ -19,6 +19,7 @@ import io.github.s3mergetree.sink.mergetree.metrics.TableMetricGroup;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
+import io.github.s3mergetree.sink.mergetree.table.SinkTable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -57,8 +58,7 @@ public final class DeliveryCoordinator
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryCoordinator.class);
 
-    private final String ddl;
-    private final TableStorage storage;
+    private final SinkTable table;
     private final Configuration options;
     private transient Opened opened;
     private transient PartDelivery delivery;
@@ -69,9 +69,9 @@ public final class DeliveryCoordinator
     private transient volatile long lastLatency;
     private transient CommitToVisibleLatency commitToVisible;
 
-    public DeliveryCoordinator(String ddl, TableStorage storage, Configuration options) {
-        this.ddl = ddl;
-        this.storage = storage;
+    /** A coordinator delivering the commits of the sink's {@code table} as {@code options} say. */
+    public DeliveryCoordinator(SinkTable table, Configuration options) {
+        this.table = table;
         this.options = options;
     }
 
@@ -95,15 +95,16 @@ public final class DeliveryCoordinator
     }
 
     /**
-     * The delivery of the table in {@code storage} (DDL {@code ddl}) that {@code options} name:
-     * {@code restore} (the default for an {@code s3://} table; the server restores the parts from
-     * the bucket) or {@code attach} (the default for a directory). Either reads the table through
-     * the {@link TableStore} {@code storage} opens, as the sink's writers and committers do.
+     * The delivery of the table in {@code storage} (parsed: {@code schema}) that {@code options}
+     * name: {@code restore} (the default for an {@code s3://} table; the server restores the parts
+     * from the bucket) or {@code attach} (the default for a directory). Either reads the table
+     * through the {@link TableStore} {@code storage} opens, as the sink's writers and committers
+     * do.
      *
      * @throws IllegalArgumentException if the options are incomplete or name a method the storage
      *     cannot serve
      */
-    public static Opened open(String ddl, TableStorage storage, Configuration options)
+    public static Opened open(TableSchema schema, TableStorage storage, Configuration options)
             throws IOException {
         String table =
                 options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_TABLE)
@@ -136,7 +137,6 @@ public final class DeliveryCoordinator
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_USER),
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD)));
         DeliveryTarget target = DeliveryTarget.resolve(client, TableName.parse(table));
-        TableSchema schema = TableSchema.parse(ddl);
         TableStore store = storage.openStore();
         try {
             PartDelivery delivery =
@@ -207,16 +207,8 @@ public final class DeliveryCoordinator
 
     @Override
     public void open(OpenContext context) throws Exception {
-        String text =
-                ddl != null
-                        ? ddl
-                        : storage.storedDdl()
-                                .orElseThrow(
-                                        () ->
-                                                new IOException(
-                                                        "no DDL stored with "
-                                                                + storage.describe()));
-        opened = open(text, storage, options);
+        TableStorage storage = table.storage();
+        opened = open(table.resolve().schema(), storage, options);
         delivery = opened.delivery();
         MetricGroup metrics =
                 TableMetricGroup.of(getRuntimeContext().getMetricGroup(), storage.describe());

@@ -10,6 +10,7 @@ import io.github.s3mergetree.sink.mergetree.metrics.MergeMetrics;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.TableStorage;
 import io.github.s3mergetree.sink.mergetree.table.ResolvedTable;
+import io.github.s3mergetree.sink.mergetree.table.SinkTable;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
@@ -44,23 +45,21 @@ public final class MergeCoordinator
         implements CompatSink<CommittableMessage<MergeTreeCommittable>> {
     private static final long serialVersionUID = 1L;
 
-    private final String ddl;
-    private final TableStorage storage;
+    private final SinkTable table;
     private final Configuration options;
     private final Clock clock;
 
-    /** A coordinator of the table in {@code storage}, on the system clock. */
-    public MergeCoordinator(String ddl, TableStorage storage, Configuration options) {
-        this(ddl, storage, options, Clock.systemUTC());
+    /** A coordinator of the sink's {@code table}, on the system clock. */
+    public MergeCoordinator(SinkTable table, Configuration options) {
+        this(table, options, Clock.systemUTC());
     }
 
     /**
      * A coordinator whose merge ages and part lifetimes ({@code old_parts_lifetime}) are measured
      * on {@code clock} (serializable, as the coordinator is; tests pass one they advance).
      */
-    MergeCoordinator(String ddl, TableStorage storage, Configuration options, Clock clock) {
-        this.ddl = ddl;
-        this.storage = storage;
+    MergeCoordinator(SinkTable table, Configuration options, Clock clock) {
+        this.table = table;
         this.options = options;
         this.clock = clock;
     }
@@ -68,8 +67,7 @@ public final class MergeCoordinator
     @Override
     public SinkWriter<CommittableMessage<MergeTreeCommittable>> createWriter(
             WriterInitContext context) throws IOException {
-        return new Writer(
-                context, ResolvedTable.resolve(ddl, storage, options), storage, options, clock);
+        return new Writer(context, table.resolve(), table.storage(), options, clock);
     }
 
     /**

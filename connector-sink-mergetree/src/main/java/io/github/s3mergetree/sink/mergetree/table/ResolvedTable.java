@@ -2,6 +2,7 @@ package io.github.s3mergetree.sink.mergetree.table;
 
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.expr.EvaluationContext;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.engine.table.TableLayout;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.table.TableSettings;
@@ -13,9 +14,10 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * The table a sink writes, resolved on the TaskManager: its schema (from the sink's DDL, else the
- * DDL stored in the table directory) and its layout, with the sink's overrides of {@code
- * parts_to_delay_insert} / {@code parts_to_throw_insert} and {@code optimize_on_insert}.
+ * The table a sink writes, resolved where the sink is built and once in each task that uses it
+ * ({@link SinkTable}): its schema (from the sink's DDL, else the DDL stored in the table directory)
+ * and its layout, with the sink's overrides of {@code parts_to_delay_insert} / {@code
+ * parts_to_throw_insert} and {@code optimize_on_insert}.
  *
  * @param schema the parsed table
  * @param layout what the engine writes
@@ -24,28 +26,43 @@ import org.apache.flink.configuration.ReadableConfig;
 @Internal
 public record ResolvedTable(TableSchema schema, TableLayout layout, ZoneId serverZone) {
 
-    /** Resolves the table of a sink. */
-    public static ResolvedTable resolve(String ddl, TableStorage storage, ReadableConfig options)
+    /**
+     * Resolves the table of a sink: {@code definition}, else the DDL stored in the table directory
+     * (parsed here).
+     */
+    public static ResolvedTable resolve(
+            TableDefinition definition, TableStorage storage, ReadableConfig options)
             throws IOException {
-        String text = ddl;
-        if (text == null) {
-            text =
-                    storage.storedDdl()
-                            .orElseThrow(
-                                    () ->
-                                            new IOException(
-                                                    "no DDL given and no table in "
-                                                            + storage.describe()
-                                                            + " (s3mergetree_metadata/table.sql is"
-                                                            + " missing)"));
+        if (definition != null) {
+            return resolve(definition, options);
         }
-        return resolve(text, options);
+        String stored =
+                storage.storedDdl()
+                        .orElseThrow(
+                                () ->
+                                        new IOException(
+                                                "no DDL given and no table in "
+                                                        + storage.describe()
+                                                        + " (s3mergetree_metadata/table.sql is"
+                                                        + " missing)"));
+        return resolve(TableDefinition.parse(stored), options);
     }
 
-    /** Resolves {@code ddl} with the sink's options. */
+    /** {@link #resolve(TableDefinition, TableStorage, ReadableConfig)} of a DDL text (or null). */
+    public static ResolvedTable resolve(String ddl, TableStorage storage, ReadableConfig options)
+            throws IOException {
+        return resolve(ddl == null ? null : TableDefinition.parse(ddl), storage, options);
+    }
+
+    /** Parses {@code ddl} and resolves it with the sink's options. */
     public static ResolvedTable resolve(String ddl, ReadableConfig options) {
+        return resolve(TableDefinition.parse(ddl), options);
+    }
+
+    /** Resolves {@code definition} with the sink's options (nothing is parsed). */
+    public static ResolvedTable resolve(TableDefinition definition, ReadableConfig options) {
         ZoneId zone = ZoneId.of(options.get(MergeTreeSinkOptions.TIMEZONE));
-        TableSchema schema = TableSchema.parse(ddl);
+        TableSchema schema = definition.schema();
         TableLayout base =
                 TableLayouts.fromSchema(
                         schema,

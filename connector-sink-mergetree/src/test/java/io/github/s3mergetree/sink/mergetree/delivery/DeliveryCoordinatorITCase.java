@@ -12,6 +12,7 @@ import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.testutils.EventRows;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -88,6 +89,51 @@ class DeliveryCoordinatorITCase {
                 .startsWith((n + 50) + "\t");
         assertThat(q("CHECK TABLE live SETTINGS check_query_single_value_result = 1"))
                 .isEqualTo("1");
+    }
+
+    /**
+     * The DDL is parsed once where the sink is built (the table, the input and the delivery target
+     * checked with one parse) and, in the job, at most once by each task that uses the table (2
+     * writers, 2 committers, the merge coordinator and the delivery coordinator); not once more by
+     * every consumer of the table, nor by every copy of the sink Flink deserializes.
+     */
+    @Test
+    void theDdlIsParsedOnceWhenBuiltAndOncePerTask() throws Exception {
+        q(EventRows.ddl("live_parsed"));
+        String ddl = EventRows.ddl("events_parsed");
+        List<String> parses = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (AutoCloseable observed =
+                io.github.s3mergetree.engine.ddl.DdlParser.observeParses(
+                        text -> {
+                            if (text.equals(ddl)) {
+                                parses.add(Thread.currentThread().getName());
+                            }
+                        })) {
+            MergeTreeSink<org.apache.flink.table.data.RowData> sink =
+                    MergeTreeSink.forRowData()
+                            .setRowType(EventRows.ROW_TYPE)
+                            .setTablePath(tmp.resolve("events_parsed").toString())
+                            .setDdl(ddl)
+                            .setOption(MergeTreeSinkOptions.CLICKHOUSE_URL, server.url())
+                            .setOption(MergeTreeSinkOptions.CLICKHOUSE_TABLE, "default.live_parsed")
+                            .build();
+            assertThat(parses).as("parses while building").hasSize(1);
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+            env.setParallelism(2);
+            env.fromSequence(0, 999)
+                    .map(EventRows::row)
+                    .returns(InternalTypeInfo.of(EventRows.ROW_TYPE))
+                    .sinkTo(sink);
+            env.execute("parsing once");
+            List<String> inTasks = parses.subList(1, parses.size());
+            // 6 tasks: 2 writers, 2 committers, the merge and the delivery coordinator
+            assertThat(inTasks)
+                    .as("parses in the tasks (by thread)")
+                    .doesNotHaveDuplicates()
+                    .hasSizeBetween(1, 6);
+        }
+        assertThat(q("SELECT count() FROM live_parsed")).isEqualTo("1000");
     }
 
     @Test

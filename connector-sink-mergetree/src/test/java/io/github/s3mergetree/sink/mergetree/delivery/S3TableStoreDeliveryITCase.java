@@ -10,6 +10,7 @@ import io.github.s3mergetree.delivery.http.Sql;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.delivery.testing.WrittenTable;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
+import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
 import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.RowsHash;
@@ -128,7 +129,8 @@ class S3TableStoreDeliveryITCase {
         createLive("live", 77);
 
         try (DeliveryCoordinator.Opened d =
-                DeliveryCoordinator.open(DDL, storage, options("default.live"))) {
+                DeliveryCoordinator.open(
+                        TableSchema.parse(DDL), storage, options("default.live"))) {
             assertThat(d.store().location()).isEqualTo("s3://" + BUCKET + "/tables/delivered");
             d.delivery().check();
             DeliveryResult r = d.delivery().deliverPending();
@@ -159,7 +161,8 @@ class S3TableStoreDeliveryITCase {
         TableStorage wrongSecret =
                 TableLocation.parse(path, settings(S3ProxyServer.ACCESS_KEY, "wrong-secret-91"));
         try (DeliveryCoordinator.Opened d =
-                DeliveryCoordinator.open(DDL, wrongSecret, options("default.other"))) {
+                DeliveryCoordinator.open(
+                        TableSchema.parse(DDL), wrongSecret, options("default.other"))) {
             assertThatThrownBy(() -> d.delivery().deliverPending())
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("tables/refused")

@@ -7,11 +7,13 @@ import io.github.s3mergetree.engine.column.ByteColumn;
 import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.table.ActivePart;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
+import io.github.s3mergetree.engine.table.TableDefinition;
 import io.github.s3mergetree.engine.testing.ManualClock;
 import io.github.s3mergetree.sink.mergetree.committer.MergeTreeCommittable;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.LocalTableStorage;
 import io.github.s3mergetree.sink.mergetree.table.ResolvedTable;
+import io.github.s3mergetree.sink.mergetree.table.SinkTable;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -101,7 +103,14 @@ class MergeCoordinatorTest {
     }
 
     private SinkWriter<CommittableMessage<MergeTreeCommittable>> coordinator() throws IOException {
-        return new MergeCoordinator(ddl, new LocalTableStorage(dir.toString()), options, clock)
+        return new MergeCoordinator(
+                        new SinkTable(
+                                TableDefinition.parse(ddl),
+                                new LocalTableStorage(dir.toString()),
+                                options,
+                                null),
+                        options,
+                        clock)
                 .createWriter(context());
     }
 
