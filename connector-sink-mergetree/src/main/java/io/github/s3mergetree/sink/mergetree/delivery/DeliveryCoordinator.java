@@ -174,17 +174,25 @@ public final class DeliveryCoordinator
 
     /**
      * Where the server reads an S3 table: {@code clickhouse.s3.url}, else the table's root from
-     * {@code table.s3.endpoint} (path-style or virtual-hosted) or AWS's regional URL; keys {@code
+     * {@code s3.endpoint} (path-style or virtual-hosted) or AWS's regional URL; keys {@code
      * clickhouse.s3.access-key}/{@code secret-key}, else the table's own.
      */
     static RestoreDelivery.Source restoreSource(S3TableStorage storage, Configuration options) {
         String ak =
                 options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_S3_ACCESS_KEY)
-                        .or(() -> options.getOptional(MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY))
+                        .or(
+                                () ->
+                                        options.getOptional(
+                                                io.github.s3mergetree.connector.options
+                                                        .S3ConnectionOptions.ACCESS_KEY))
                         .orElse(null);
         String sk =
                 options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_S3_SECRET_KEY)
-                        .or(() -> options.getOptional(MergeTreeSinkOptions.TABLE_S3_SECRET_KEY))
+                        .or(
+                                () ->
+                                        options.getOptional(
+                                                io.github.s3mergetree.connector.options
+                                                        .S3ConnectionOptions.SECRET_KEY))
                         .orElse(null);
         if ((ak == null) != (sk == null)) {
             throw new IllegalArgumentException(

@@ -1,9 +1,12 @@
 package io.github.s3mergetree.sink.mergetree.options;
 
+import io.github.s3mergetree.connector.options.S3Connection;
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
 
 /**
  * Every option of the MergeTree sink, for the DataStream builder ({@link
@@ -31,8 +34,8 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Where the MergeTree table lives: s3://bucket/prefix (ClickHouse's"
-                                    + " plain layout, read in place by an s3_plain disk; see"
-                                    + " table.s3.*), or file:///abs/dir or /abs/dir (a directory"
+                                    + " plain layout, read in place by an s3_plain disk; reached"
+                                    + " with s3.endpoint, s3.access-key, ...), or file:///abs/dir or /abs/dir (a directory"
                                     + " every TaskManager shares). Created with the table's DDL if"
                                     + " missing.");
 
@@ -327,46 +330,50 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription("SQL connector only: the parallelism of the sink writers.");
 
-    /** The table's S3 endpoint. */
-    public static final ConfigOption<String> TABLE_S3_ENDPOINT =
-            ConfigOptions.key("table.s3.endpoint")
-                    .stringType()
+    /**
+     * How the committed rows reach the table when the job fails and restarts, named as Flink's
+     * Kafka sink names it ({@code sink.delivery-guarantee}). {@code exactly-once} is what this sink
+     * does by default: every commit carries a dedup token ({@link #INSERT_DEDUPLICATE}). {@code
+     * at-least-once} is {@code insert_deduplicate = 0}: a commit replayed after a failure may be
+     * applied twice. {@code none} is refused: the sink has no mode that commits without the
+     * checkpoint.
+     */
+    public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
+            ConfigOptions.key("sink.delivery-guarantee")
+                    .enumType(DeliveryGuarantee.class)
                     .noDefaultValue()
                     .withDescription(
-                            "The S3 endpoint of an s3:// table, e.g. http://127.0.0.1:9000 (default:"
-                                    + " AWS).");
+                            "exactly-once (the default): every commit carries a dedup token"
+                                    + " recorded in the table, so a commit replayed after a"
+                                    + " failure is a no-op (insert_deduplicate = 1). at-least-once:"
+                                    + " commits carry no token, a replayed commit may add its rows"
+                                    + " twice (insert_deduplicate = 0). none is refused: parts are"
+                                    + " always committed at checkpoints. Contradicting an explicit"
+                                    + " insert_deduplicate is an error.");
 
-    /** The table's S3 region. */
-    public static final ConfigOption<String> TABLE_S3_REGION =
-            ConfigOptions.key("table.s3.region")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription("The S3 region of an s3:// table (default us-east-1).");
+    /** Deprecated alias of {@link S3ConnectionOptions#ENDPOINT} (key {@code s3.endpoint}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_ENDPOINT = S3ConnectionOptions.ENDPOINT;
 
-    /** Path-style access for the table's bucket. */
+    /** Deprecated alias of {@link S3ConnectionOptions#REGION} (key {@code s3.region}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_REGION = S3ConnectionOptions.REGION;
+
+    /**
+     * Deprecated alias of {@link S3ConnectionOptions#PATH_STYLE_ACCESS} (key {@code
+     * s3.path-style-access}).
+     */
+    @Deprecated
     public static final ConfigOption<Boolean> TABLE_S3_PATH_STYLE =
-            ConfigOptions.key("table.s3.path-style-access")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withDescription(
-                            "Address the table's bucket path-style (http://host/bucket/key), as"
-                                    + " S3-compatible servers need.");
+            S3ConnectionOptions.PATH_STYLE_ACCESS;
 
-    /** The table's S3 access key. */
-    public static final ConfigOption<String> TABLE_S3_ACCESS_KEY =
-            ConfigOptions.key("table.s3.access-key")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription(
-                            "Static credentials for an s3:// table (with table.s3.secret-key);"
-                                    + " default: the AWS default credentials chain.");
+    /** Deprecated alias of {@link S3ConnectionOptions#ACCESS_KEY} (key {@code s3.access-key}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_ACCESS_KEY = S3ConnectionOptions.ACCESS_KEY;
 
-    /** The table's S3 secret key. */
-    public static final ConfigOption<String> TABLE_S3_SECRET_KEY =
-            ConfigOptions.key("table.s3.secret-key")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription("The secret of table.s3.access-key (never logged).");
+    /** Deprecated alias of {@link S3ConnectionOptions#SECRET_KEY} (key {@code s3.secret-key}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_SECRET_KEY = S3ConnectionOptions.SECRET_KEY;
 
     /**
      * Attempts per request to an {@code s3://} table's store (the source's name and policy; a
@@ -439,39 +446,21 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription("The epoch (fencing token) writer-lease.key must have.");
 
-    /** The table's S3 settings from {@code options}, validated. */
+    /**
+     * The table's S3 settings from {@code options} ({@link S3ConnectionOptions}, the keys the
+     * source takes too, or their deprecated {@code table.s3.*} keys), validated.
+     */
     public static io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings tableS3(
             org.apache.flink.configuration.ReadableConfig options) {
-        String endpoint = options.getOptional(TABLE_S3_ENDPOINT).orElse(null);
-        java.net.URI uri = null;
-        if (endpoint != null) {
-            try {
-                uri = new java.net.URI(endpoint);
-            } catch (java.net.URISyntaxException e) {
-                throw new IllegalArgumentException(
-                        "table.s3.endpoint is not a URL: '" + endpoint + "'", e);
-            }
-            if (uri.getScheme() == null
-                    || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-                    || uri.getHost() == null) {
-                throw new IllegalArgumentException(
-                        "table.s3.endpoint must be http(s)://host[:port], not '" + endpoint + "'");
-            }
-        }
-        String ak = options.getOptional(TABLE_S3_ACCESS_KEY).orElse(null);
-        String sk = options.getOptional(TABLE_S3_SECRET_KEY).orElse(null);
-        if ((ak == null) != (sk == null)) {
-            throw new IllegalArgumentException(
-                    "table.s3.access-key and table.s3.secret-key go together");
-        }
+        S3Connection c = S3Connection.from(options);
         io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings d =
                 io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings.defaults();
         return new io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings(
-                uri,
-                options.getOptional(TABLE_S3_REGION).orElse(null),
-                options.get(TABLE_S3_PATH_STYLE),
-                ak,
-                sk,
+                c.endpoint(),
+                c.region(),
+                c.pathStyle(),
+                c.accessKey(),
+                c.secretKey(),
                 d.connectTimeout(),
                 d.requestTimeout());
     }
@@ -531,7 +520,7 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "restore: the S3 URL of the table's root as the ClickHouse server reaches"
-                                    + " it (default: from table.s3.endpoint, path-style or"
+                                    + " it (default: from s3.endpoint, path-style or"
                                     + " virtual-hosted, or AWS's https://bucket.s3.region.amazonaws.com).");
 
     /** The keys the server reads the bucket with (restore). */
@@ -541,7 +530,7 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "restore: the access key the server reads the table's bucket with"
-                                    + " (default: table.s3.access-key).");
+                                    + " (default: s3.access-key).");
 
     /** The secret of {@link #CLICKHOUSE_S3_ACCESS_KEY}. */
     public static final ConfigOption<String> CLICKHOUSE_S3_SECRET_KEY =
@@ -550,7 +539,7 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "restore: the secret of clickhouse.s3.access-key (default:"
-                                    + " table.s3.secret-key; never logged).");
+                                    + " s3.secret-key; never logged).");
 
     /** The server's table directory as seen by the TaskManager, if not the path it reports. */
     public static final ConfigOption<String> CLICKHOUSE_TABLE_DIR =

@@ -126,11 +126,15 @@ public final class S3SourceOptions {
                                     + " holding its midpoint), uncompressed line formats at line"
                                     + " ends. 0 disables splitting.");
 
-    /** How often a continuous source lists again; unset means bounded. */
+    /**
+     * How often a continuous source lists again; unset means bounded. Named as Flink's {@code
+     * FileSource} names its continuous discovery ({@code source.monitor-interval}).
+     */
     public static final ConfigOption<Duration> DISCOVERY_INTERVAL =
-            ConfigOptions.key("discovery-interval")
+            ConfigOptions.key("source.monitor-interval")
                     .durationType()
                     .noDefaultValue()
+                    .withDeprecatedKeys("discovery-interval")
                     .withDescription(
                             "In continuous mode, how often the pattern is listed again for new"
                                     + " objects. Unset: the source is bounded.");
