@@ -13,13 +13,17 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
  * MergeTreeSinkBuilder#setOption}) and the SQL connector ({@code 'connector' = 'mergetree'}).
  *
  * <p>Where an option means what a ClickHouse setting means, it has the ClickHouse setting's name
- * and default: {@code min_insert_block_size_rows}, {@code min_insert_block_size_bytes}, {@code
- * max_insert_threads}, {@code max_memory_usage}, {@code insert_deduplicate}, {@code
- * optimize_on_insert}, {@code background_pool_size}, {@code parts_to_delay_insert}, {@code
- * parts_to_throw_insert}, {@code max_partitions_per_insert_block}, {@code
- * throw_on_max_partitions_per_insert_block}, {@code input_format_skip_unknown_fields}, {@code
- * merge_selecting_sleep_ms}. Options of this sink alone use dashes ({@code path}, {@code ddl},
- * {@code sink-id}, ...).
+ * and default, keyed under one prefix, {@code settings.} (as a ClickHouse {@code INSERT}'s {@code
+ * SETTINGS} clause holds them: {@code settings.max_insert_threads}; the bare names keep working as
+ * deprecated keys, and {@code setSetting} takes them): {@code min_insert_block_size_rows}, {@code
+ * min_insert_block_size_bytes}, {@code max_insert_threads}, {@code max_memory_usage}, {@code
+ * insert_deduplicate}, {@code optimize_on_insert}, {@code background_pool_size}, {@code
+ * parts_to_delay_insert}, {@code parts_to_throw_insert}, {@code max_partitions_per_insert_block},
+ * {@code throw_on_max_partitions_per_insert_block}, {@code input_format_skip_unknown_fields},
+ * {@code merge_selecting_sleep_ms}, {@code s3_retry_attempts}, ... Options of this sink alone use
+ * dashes ({@code path}, {@code ddl}, {@code sink-id}, ...); Flink's own keep Flink's names ({@code
+ * sink.parallelism}, {@code sink.delivery-guarantee}); the S3 connection is {@link
+ * io.github.s3mergetree.connector.options.S3ConnectionOptions}, shared with the source.
  */
 @PublicEvolving
 public final class MergeTreeSinkOptions {
@@ -97,8 +101,10 @@ public final class MergeTreeSinkOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "SQL connector only: the SETTINGS clause of a derived DDL, e.g."
-                                    + " 'index_granularity = 8192, old_parts_lifetime = 60'.");
+                            "SQL connector only: the SETTINGS clause of a derived DDL (the"
+                                    + " table's MergeTree settings), e.g. 'index_granularity ="
+                                    + " 8192, old_parts_lifetime = 60'. Insert settings are"
+                                    + " options of their own, settings.<name>.");
 
     /** SQL connector: the ClickHouse table name of a derived DDL. */
     public static final ConfigOption<String> TABLE_NAME =
@@ -135,9 +141,10 @@ public final class MergeTreeSinkOptions {
 
     /** Rows per insert block. */
     public static final ConfigOption<Long> MIN_INSERT_BLOCK_SIZE_ROWS =
-            ConfigOptions.key("min_insert_block_size_rows")
+            ConfigOptions.key("settings.min_insert_block_size_rows")
                     .longType()
                     .defaultValue(1048449L)
+                    .withDeprecatedKeys("min_insert_block_size_rows")
                     .withDescription(
                             "ClickHouse's min_insert_block_size_rows: a writer turns its rows into"
                                     + " parts (one per partition) when this many have accumulated,"
@@ -146,9 +153,10 @@ public final class MergeTreeSinkOptions {
 
     /** Uncompressed bytes per insert block, or {@code auto}. */
     public static final ConfigOption<String> MIN_INSERT_BLOCK_SIZE_BYTES =
-            ConfigOptions.key("min_insert_block_size_bytes")
+            ConfigOptions.key("settings.min_insert_block_size_bytes")
                     .stringType()
                     .defaultValue("268435456")
+                    .withDeprecatedKeys("min_insert_block_size_bytes")
                     .withDescription(
                             "ClickHouse's min_insert_block_size_bytes (uncompressed in-memory"
                                     + " bytes, as Block::bytes() counts them); 0 disables this"
@@ -162,9 +170,10 @@ public final class MergeTreeSinkOptions {
 
     /** Insert blocks being written at once per writer. */
     public static final ConfigOption<Integer> MAX_INSERT_THREADS =
-            ConfigOptions.key("max_insert_threads")
+            ConfigOptions.key("settings.max_insert_threads")
                     .intType()
                     .defaultValue(1)
+                    .withDeprecatedKeys("max_insert_threads")
                     .withDescription(
                             "ClickHouse's max_insert_threads: how many insert blocks a writer"
                                     + " sorts, compresses and writes at once in background threads"
@@ -173,9 +182,10 @@ public final class MergeTreeSinkOptions {
 
     /** The writer's memory budget in bytes. */
     public static final ConfigOption<Long> MAX_MEMORY_USAGE =
-            ConfigOptions.key("max_memory_usage")
+            ConfigOptions.key("settings.max_memory_usage")
                     .longType()
                     .defaultValue(0L)
+                    .withDeprecatedKeys("max_memory_usage")
                     .withDescription(
                             "ClickHouse's max_memory_usage, per writer, in bytes: the budget"
                                     + " insert blocks are sized for (see"
@@ -185,9 +195,10 @@ public final class MergeTreeSinkOptions {
 
     /** Commit with dedup tokens (exactly once) or without (at least once). */
     public static final ConfigOption<Boolean> INSERT_DEDUPLICATE =
-            ConfigOptions.key("insert_deduplicate")
+            ConfigOptions.key("settings.insert_deduplicate")
                     .booleanType()
                     .defaultValue(true)
+                    .withDeprecatedKeys("insert_deduplicate")
                     .withDescription(
                             "ClickHouse's insert_deduplicate: every commit carries a token (sink"
                                     + " id, job, subtask, checkpoint, sequence) recorded in the"
@@ -196,9 +207,10 @@ public final class MergeTreeSinkOptions {
 
     /** Apply the engine's merge semantics within each insert block. */
     public static final ConfigOption<Boolean> OPTIMIZE_ON_INSERT =
-            ConfigOptions.key("optimize_on_insert")
+            ConfigOptions.key("settings.optimize_on_insert")
                     .booleanType()
                     .defaultValue(true)
+                    .withDeprecatedKeys("optimize_on_insert")
                     .withDescription(
                             "ClickHouse's optimize_on_insert: Replacing/Summing/Collapsing engines"
                                     + " reduce rows with equal sorting keys inside each insert"
@@ -206,18 +218,20 @@ public final class MergeTreeSinkOptions {
 
     /** Unknown input fields are skipped instead of refused. */
     public static final ConfigOption<Boolean> INPUT_FORMAT_SKIP_UNKNOWN_FIELDS =
-            ConfigOptions.key("input_format_skip_unknown_fields")
+            ConfigOptions.key("settings.input_format_skip_unknown_fields")
                     .booleanType()
                     .defaultValue(false)
+                    .withDeprecatedKeys("input_format_skip_unknown_fields")
                     .withDescription(
                             "ClickHouse's input_format_skip_unknown_fields: input fields that name"
                                     + " no table column are skipped instead of failing the job.");
 
     /** ClickHouse's {@code max_partitions_per_insert_block}. */
     public static final ConfigOption<Integer> MAX_PARTITIONS_PER_INSERT_BLOCK =
-            ConfigOptions.key("max_partitions_per_insert_block")
+            ConfigOptions.key("settings.max_partitions_per_insert_block")
                     .intType()
                     .defaultValue(100)
+                    .withDeprecatedKeys("max_partitions_per_insert_block")
                     .withDescription(
                             "ClickHouse's max_partitions_per_insert_block: an insert block whose"
                                     + " rows fall into more partitions than this is refused"
@@ -226,9 +240,10 @@ public final class MergeTreeSinkOptions {
 
     /** ClickHouse's {@code throw_on_max_partitions_per_insert_block}. */
     public static final ConfigOption<Boolean> THROW_ON_MAX_PARTITIONS_PER_INSERT_BLOCK =
-            ConfigOptions.key("throw_on_max_partitions_per_insert_block")
+            ConfigOptions.key("settings.throw_on_max_partitions_per_insert_block")
                     .booleanType()
                     .defaultValue(true)
+                    .withDeprecatedKeys("throw_on_max_partitions_per_insert_block")
                     .withDescription(
                             "ClickHouse's throw_on_max_partitions_per_insert_block: false only"
                                     + " logs a warning for a block beyond"
@@ -236,9 +251,10 @@ public final class MergeTreeSinkOptions {
 
     /** Override of the table's {@code parts_to_delay_insert}. */
     public static final ConfigOption<Integer> PARTS_TO_DELAY_INSERT =
-            ConfigOptions.key("parts_to_delay_insert")
+            ConfigOptions.key("settings.parts_to_delay_insert")
                     .intType()
                     .noDefaultValue()
+                    .withDeprecatedKeys("parts_to_delay_insert")
                     .withDescription(
                             "ClickHouse's parts_to_delay_insert (default: the table's, 1000): a"
                                     + " writer whose partition has this many active parts sleeps"
@@ -247,9 +263,10 @@ public final class MergeTreeSinkOptions {
 
     /** Override of the table's {@code parts_to_throw_insert}. */
     public static final ConfigOption<Integer> PARTS_TO_THROW_INSERT =
-            ConfigOptions.key("parts_to_throw_insert")
+            ConfigOptions.key("settings.parts_to_throw_insert")
                     .intType()
                     .noDefaultValue()
+                    .withDeprecatedKeys("parts_to_throw_insert")
                     .withDescription(
                             "ClickHouse's parts_to_throw_insert (default: the table's, 3000). At"
                                     + " this count ClickHouse refuses inserts; this sink waits"
@@ -268,9 +285,10 @@ public final class MergeTreeSinkOptions {
 
     /** Merges at once. */
     public static final ConfigOption<Integer> BACKGROUND_POOL_SIZE =
-            ConfigOptions.key("background_pool_size")
+            ConfigOptions.key("settings.background_pool_size")
                     .intType()
                     .defaultValue(2)
+                    .withDeprecatedKeys("background_pool_size")
                     .withDescription(
                             "ClickHouse's background_pool_size: merges running at once in the"
                                     + " merge coordinator (ClickHouse's default is 16; 2 suits a"
@@ -278,9 +296,10 @@ public final class MergeTreeSinkOptions {
 
     /** How often the coordinator looks for merges and outdated parts. */
     public static final ConfigOption<Long> MERGE_SELECTING_SLEEP_MS =
-            ConfigOptions.key("merge_selecting_sleep_ms")
+            ConfigOptions.key("settings.merge_selecting_sleep_ms")
                     .longType()
                     .defaultValue(5000L)
+                    .withDeprecatedKeys("merge_selecting_sleep_ms")
                     .withDescription(
                             "ClickHouse's merge_selecting_sleep_ms: besides reacting to every"
                                     + " commit, the coordinator looks for merges (and removes"
@@ -380,9 +399,10 @@ public final class MergeTreeSinkOptions {
      * larger default: a failed metadata request fails the job).
      */
     public static final ConfigOption<Integer> S3_RETRY_ATTEMPTS =
-            ConfigOptions.key("s3_retry_attempts")
+            ConfigOptions.key("settings.s3_retry_attempts")
                     .intType()
                     .defaultValue(20)
+                    .withDeprecatedKeys("s3_retry_attempts")
                     .withDescription(
                             "Attempts per request to an s3:// table (list, get, put, conditional"
                                     + " put, copy, delete, each upload request) on 503, 5xx and"
@@ -392,18 +412,20 @@ public final class MergeTreeSinkOptions {
 
     /** First retry backoff of the table's requests. */
     public static final ConfigOption<Long> S3_RETRY_INITIAL_BACKOFF_MS =
-            ConfigOptions.key("s3_retry_initial_backoff_ms")
+            ConfigOptions.key("settings.s3_retry_initial_backoff_ms")
                     .longType()
                     .defaultValue(50L)
+                    .withDeprecatedKeys("s3_retry_initial_backoff_ms")
                     .withDescription(
                             "Backoff before the first retry of a table request; doubles per"
                                     + " attempt, with full jitter.");
 
     /** Largest retry backoff of the table's requests. */
     public static final ConfigOption<Long> S3_RETRY_MAX_BACKOFF_MS =
-            ConfigOptions.key("s3_retry_max_backoff_ms")
+            ConfigOptions.key("settings.s3_retry_max_backoff_ms")
                     .longType()
                     .defaultValue(5000L)
+                    .withDeprecatedKeys("s3_retry_max_backoff_ms")
                     .withDescription("Upper bound of the backoff of a table request.");
 
     /** Whether building the sink (and planning SQL) checks an {@code s3://} table's store. */

@@ -125,9 +125,39 @@ class MergeTreeTableOptionKeysTest {
                                                 "0")))
                 .hasMessageContaining(
                         "option 'sink.delivery-guarantee' = 'exactly-once' contradicts"
-                                + " 'insert_deduplicate' = 0");
+                                + " 'settings.insert_deduplicate' = 0");
         assertThatThrownBy(() -> sink(Map.of("sink.delivery-guarantee", "twice")))
                 .hasStackTraceContaining("sink.delivery-guarantee");
+    }
+
+    @Test
+    void clickHouseSettingsAreKeyedUnderSettingsAndTheBareNamesStillWork() {
+        MergeTreeSink<?> prefixed =
+                sink(
+                        Map.of(
+                                "settings.max_insert_threads", "3",
+                                "settings.optimize_on_insert", "0",
+                                "settings.min_insert_block_size_rows", "1000",
+                                "sink.parallelism", "2"));
+        assertThat(prefixed.options().get(MergeTreeSinkOptions.MAX_INSERT_THREADS)).isEqualTo(3);
+        assertThat(prefixed.options().get(MergeTreeSinkOptions.OPTIMIZE_ON_INSERT)).isFalse();
+        assertThat(prefixed.options().get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_ROWS))
+                .isEqualTo(1000L);
+        MergeTreeSink<?> bare = sink(Map.of("max_insert_threads", "3", "optimize_on_insert", "0"));
+        assertThat(bare.options().get(MergeTreeSinkOptions.MAX_INSERT_THREADS)).isEqualTo(3);
+        assertThat(bare.options().get(MergeTreeSinkOptions.OPTIMIZE_ON_INSERT)).isFalse();
+        // the settings-prefixed insert_deduplicate is what sink.delivery-guarantee checks
+        assertThatThrownBy(
+                        () ->
+                                sink(
+                                        Map.of(
+                                                "sink.delivery-guarantee",
+                                                "exactly-once",
+                                                "settings.insert_deduplicate",
+                                                "0")))
+                .hasMessageContaining("contradicts 'settings.insert_deduplicate' = 0");
+        assertThatThrownBy(() -> sink(Map.of("settings.max_insert_thread", "3")))
+                .hasStackTraceContaining("settings.max_insert_thread");
     }
 
     @Test

@@ -106,6 +106,33 @@ class S3ObjectsTableOptionKeysTest {
     }
 
     @Test
+    void clickHouseSettingsAreKeyedUnderSettingsAndTheBareNamesStillWork() {
+        S3Source<RowData> prefixed =
+                source(
+                        Map.of(
+                                "settings.max_download_threads", "3",
+                                "settings.use_hive_partitioning", "0",
+                                "settings.s3queue_mode", "ORDERED"));
+        assertThat(prefixed.options().get(S3SourceOptions.MAX_DOWNLOAD_THREADS)).isEqualTo(3);
+        assertThat(prefixed.options().get(S3SourceOptions.USE_HIVE_PARTITIONING)).isFalse();
+        assertThat(prefixed.options().get(S3SourceOptions.S3QUEUE_MODE))
+                .isEqualTo(S3SourceOptions.DiscoveryMode.ORDERED);
+        S3Source<RowData> bare =
+                source(Map.of("max_download_threads", "3", "use_hive_partitioning", "0"));
+        assertThat(bare.options().get(S3SourceOptions.MAX_DOWNLOAD_THREADS)).isEqualTo(3);
+        assertThat(bare.options().get(S3SourceOptions.USE_HIVE_PARTITIONING)).isFalse();
+        assertThatThrownBy(
+                        () ->
+                                source(
+                                        Map.of(
+                                                "settings.max_download_threads", "3",
+                                                "max_download_threads", "4")))
+                .hasMessageContaining("name the same setting ('settings.max_download_threads')");
+        assertThatThrownBy(() -> source(Map.of("settings.max_download_thread", "3")))
+                .hasStackTraceContaining("settings.max_download_thread");
+    }
+
+    @Test
     void aBadValueIsReportedUnderItsSqlOptionKey() {
         assertThatThrownBy(() -> source(Map.of("s3.endpoint", "127.0.0.1:9000")))
                 .hasMessageContaining("'s3.endpoint'")
