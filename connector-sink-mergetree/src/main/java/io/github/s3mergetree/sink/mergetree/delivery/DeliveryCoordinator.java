@@ -134,11 +134,16 @@ public final class DeliveryCoordinator
                         : null;
         ClickHouseHttpClient client =
                 ClickHouseHttpClient.create(
-                        ClickHouseEndpoint.of(options.get(MergeTreeSinkOptions.CLICKHOUSE_URL))
+                        ClickHouseEndpoint.of(
+                                        MergeTreeSinkOptions.CLICKHOUSE_URL.key(),
+                                        options.get(MergeTreeSinkOptions.CLICKHOUSE_URL))
                                 .withCredentials(
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_USER),
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD)));
-        DeliveryTarget target = DeliveryTarget.resolve(client, TableName.parse(table));
+        DeliveryTarget target =
+                DeliveryTarget.resolve(
+                        client,
+                        TableName.parse(MergeTreeSinkOptions.CLICKHOUSE_TABLE.key(), table));
         TableSchema schema = TableSchema.parse(ddl);
         if (source == null) {
             return new Opened(

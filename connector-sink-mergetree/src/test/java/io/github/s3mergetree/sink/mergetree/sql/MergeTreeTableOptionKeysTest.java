@@ -161,6 +161,39 @@ class MergeTreeTableOptionKeysTest {
     }
 
     @Test
+    void deliveryMistakesNameTheSqlOptionsNotTheCommandsFlags() {
+        assertThatThrownBy(
+                        () ->
+                                sink(
+                                        Map.of(
+                                                "clickhouse.url", "ftp://127.0.0.1:8123",
+                                                "clickhouse.table", "default.t")))
+                .hasMessageContaining("clickhouse.url must be http://host:port")
+                .hasMessageContaining("ftp://127.0.0.1:8123")
+                .hasMessageNotContaining("--");
+        assertThatThrownBy(
+                        () ->
+                                sink(
+                                        Map.of(
+                                                "clickhouse.url", "http://u:secret@127.0.0.1:8123",
+                                                "clickhouse.table", "default.t")))
+                .hasMessageContaining(
+                        "clickhouse.url must not contain credentials (use clickhouse.user and"
+                                + " clickhouse.password)")
+                .hasMessageNotContaining("secret")
+                .hasMessageNotContaining("--");
+        assertThatThrownBy(
+                        () ->
+                                sink(
+                                        Map.of(
+                                                "clickhouse.url", "http://127.0.0.1:8123",
+                                                "clickhouse.table", "`default.t")))
+                .hasMessageContaining("clickhouse.table must be database.table")
+                .hasMessageContaining("`default.t")
+                .hasMessageNotContaining("--");
+    }
+
+    @Test
     void aBadValueIsReportedUnderItsSqlOptionKey() {
         assertThatThrownBy(
                         () ->
