@@ -79,19 +79,21 @@ public record S3Connection(
     }
 
     private static URI endpoint(String text) {
-        String key = S3ConnectionOptions.ENDPOINT.key();
+        // the former keys too: a job may still give the endpoint under one of them
+        String key =
+                S3ConnectionOptions.ENDPOINT.key() + "' (formerly 'endpoint', 'table.s3.endpoint')";
         URI uri;
         try {
             uri = new URI(text.trim());
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(
-                    "option '" + key + "' is not a URL: '" + text + "'", e);
+                    "option '" + key + " is not a URL: '" + text + "'", e);
         }
         if (uri.getScheme() == null
                 || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
                 || uri.getHost() == null) {
             throw new IllegalArgumentException(
-                    "option '" + key + "' must be http(s)://host[:port], not '" + text + "'");
+                    "option '" + key + " must be http(s)://host[:port], not '" + text + "'");
         }
         return uri;
     }

@@ -76,10 +76,12 @@ class S3ConnectionTest {
     void badValuesAreRefusedNamingTheOption() {
         assertThatThrownBy(() -> read(Map.of("s3.endpoint", "ftp://127.0.0.1:9000")))
                 .hasMessage(
-                        "option 's3.endpoint' must be http(s)://host[:port], not"
-                                + " 'ftp://127.0.0.1:9000'");
+                        "option 's3.endpoint' (formerly 'endpoint', 'table.s3.endpoint') must be"
+                                + " http(s)://host[:port], not 'ftp://127.0.0.1:9000'");
         assertThatThrownBy(() -> read(Map.of("table.s3.endpoint", "http://bad host")))
-                .hasMessageStartingWith("option 's3.endpoint' is not a URL: 'http://bad host'");
+                .hasMessageStartingWith(
+                        "option 's3.endpoint' (formerly 'endpoint', 'table.s3.endpoint') is not a"
+                                + " URL: 'http://bad host'");
         assertThatThrownBy(() -> read(Map.of("s3.access-key", "ak")))
                 .hasMessage(
                         "give both 's3.access-key' and 's3.secret-key', or neither (the AWS default"
