@@ -30,6 +30,7 @@ public final class IngestSettings {
                     "settings",
                     "table-name",
                     "discovery-interval",
+                    "source.monitor-interval",
                     "s3.failed-objects.report",
                     "writer-lease.key",
                     "writer-lease.owner",

@@ -190,12 +190,16 @@ public final class OptionsReference {
         return path.substring(0, path.length() - ".class".length()).replace('/', '.');
     }
 
-    /** The class's public static {@code ConfigOption} fields, in declaration order. */
+    /**
+     * The class's public static {@code ConfigOption} fields, in declaration order, without the
+     * {@code @Deprecated} ones (Java aliases of an option another class declares and documents).
+     */
     static List<Field> configOptionFields(Class<?> c) {
         return Arrays.stream(c.getDeclaredFields())
                 .filter(f -> Modifier.isPublic(f.getModifiers()))
                 .filter(f -> Modifier.isStatic(f.getModifiers()))
                 .filter(f -> ConfigOption.class.isAssignableFrom(f.getType()))
+                .filter(f -> !f.isAnnotationPresent(Deprecated.class))
                 .collect(Collectors.toList());
     }
 

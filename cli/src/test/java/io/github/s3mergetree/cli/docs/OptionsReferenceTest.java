@@ -59,7 +59,9 @@ class OptionsReferenceTest {
         }
         assertThat(rows).isGreaterThan(50);
         assertThat(rendered)
-                .contains("| `max_download_threads` | Integer | `4` |")
+                .contains(
+                        "| `settings.max_download_threads`<br>(deprecated: `max_download_threads`)"
+                                + " | Integer | `4` |")
                 .contains("| `merges_at_end_of_input` |")
                 .contains("s3-mergetree ingest --source");
     }

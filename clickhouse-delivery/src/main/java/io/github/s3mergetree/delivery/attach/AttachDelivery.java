@@ -173,7 +173,7 @@ public final class AttachDelivery extends PartDelivery {
                             + dir
                             + ", the detached/ directory of "
                             + target
-                            + " (ATTACH delivery needs the server's table directory on this host or a shared volume; otherwise use --deliver restore): "
+                            + " (ATTACH delivery needs the server's table directory on this host or a shared volume; otherwise use --deliver restore, in SQL 'deliver' = 'restore'): "
                             + e.getMessage(),
                     e);
         }

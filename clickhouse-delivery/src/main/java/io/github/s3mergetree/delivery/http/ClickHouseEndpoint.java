@@ -47,28 +47,39 @@ public final class ClickHouseEndpoint implements Serializable {
      * @throws IllegalArgumentException naming the URL if it is not such a URL
      */
     public static ClickHouseEndpoint of(String url) {
-        Objects.requireNonNull(url, "url");
+        return of("--clickhouse-url", url);
+    }
+
+    /**
+     * {@link #of(String)}, with messages that name the URL's option as its caller calls it ({@code
+     * --clickhouse-url} on the command line, {@code clickhouse.url} in a SQL table's options).
+     */
+    public static ClickHouseEndpoint of(String option, String url) {
+        Objects.requireNonNull(url, option);
         URI uri;
         try {
             uri = new URI(url.trim());
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(
-                    "--clickhouse-url is not a URL: " + url + " (" + e.getReason() + ")", e);
+                    option + " is not a URL: " + url + " (" + e.getReason() + ")", e);
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new IllegalArgumentException(
-                    "--clickhouse-url must be http://host:port or https://host:port (ClickHouse's"
+                    option
+                            + " must be http://host:port or https://host:port (ClickHouse's"
                             + " HTTP interface), got: "
                             + url);
         }
         if (uri.getHost() == null) {
-            throw new IllegalArgumentException("--clickhouse-url has no host: " + url);
+            throw new IllegalArgumentException(option + " has no host: " + url);
         }
         if (uri.getRawUserInfo() != null) {
             throw new IllegalArgumentException(
-                    "--clickhouse-url must not contain credentials (use --clickhouse-user and"
-                            + " --clickhouse-password): "
+                    option
+                            + " must not contain credentials ("
+                            + credentialsHint(option)
+                            + "): "
                             + uri.getScheme()
                             + "://"
                             + uri.getHost()
@@ -76,7 +87,8 @@ public final class ClickHouseEndpoint implements Serializable {
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
             throw new IllegalArgumentException(
-                    "--clickhouse-url must not have a query string or fragment: "
+                    option
+                            + " must not have a query string or fragment: "
                             + uri.getScheme()
                             + "://"
                             + uri.getHost()
@@ -90,6 +102,19 @@ public final class ClickHouseEndpoint implements Serializable {
         }
         URI normalized = URI.create(scheme + "://" + uri.getRawAuthority() + path);
         return new ClickHouseEndpoint(normalized, "default", "", Authentication.BASIC);
+    }
+
+    /**
+     * Where the user and password go instead, named like the URL's option: {@code --clickhouse-url}
+     * has {@code --clickhouse-user} and {@code --clickhouse-password}, {@code clickhouse.url} has
+     * {@code clickhouse.user} and {@code clickhouse.password}.
+     */
+    private static String credentialsHint(String option) {
+        if (option.endsWith("url")) {
+            String base = option.substring(0, option.length() - "url".length());
+            return "use " + base + "user and " + base + "password";
+        }
+        return "give the user and the password apart";
     }
 
     /** This endpoint with {@code user} and {@code password} (null: empty). */

@@ -185,7 +185,8 @@ public final class ClickHouseHttpClient {
                                 + endpoint.user()
                                 + ", "
                                 + (endpoint.hasPassword() ? "password given" : "no password")
-                                + ": check --clickhouse-user and --clickhouse-password)";
+                                + ": check the user and password: --clickhouse-user and --clickhouse-password,"
+                                + " or the SQL options clickhouse.user and clickhouse.password)";
             }
             throw new ClickHouseServerException(
                     endpoint.hostAndPort(), sql, response.statusCode(), code, body);

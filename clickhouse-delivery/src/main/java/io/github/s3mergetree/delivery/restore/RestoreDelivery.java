@@ -175,7 +175,7 @@ public final class RestoreDelivery extends PartDelivery {
                             + info.version()
                             + " at "
                             + client.endpoint().url()
-                            + " cannot take deliveries by RESTORE (needs 22.8 or later: RESTORE ... SETTINGS id, system.backups); use --deliver attach");
+                            + " cannot take deliveries by RESTORE (needs 22.8 or later: RESTORE ... SETTINGS id, system.backups); use --deliver attach, in SQL 'deliver' = 'attach'");
         }
         TargetDefinition def = checkDefinition();
         String probe = DeliveryLedger.probePath(target.key());

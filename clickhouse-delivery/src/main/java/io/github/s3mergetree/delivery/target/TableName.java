@@ -23,7 +23,16 @@ public record TableName(String database, String table) implements Serializable {
      * @throws IllegalArgumentException naming the value if it is not such a name
      */
     public static TableName parse(String name) {
-        Objects.requireNonNull(name, "name");
+        return parse("--clickhouse-table", name);
+    }
+
+    /**
+     * {@link #parse(String)}, with messages that name the table's option as its caller calls it
+     * ({@code --clickhouse-table} on the command line, {@code clickhouse.table} in a SQL table's
+     * options).
+     */
+    public static TableName parse(String option, String name) {
+        Objects.requireNonNull(name, option);
         String s = name.trim();
         String first;
         String rest;
@@ -31,7 +40,7 @@ public record TableName(String database, String table) implements Serializable {
         if (s.startsWith("`")) {
             int end = s.indexOf('`', 1);
             if (end < 0) {
-                throw bad(name);
+                throw bad(option, name);
             }
             first = s.substring(1, end);
             i = end + 1;
@@ -41,37 +50,38 @@ public record TableName(String database, String table) implements Serializable {
             i = dot < 0 ? s.length() : dot;
         }
         if (i == s.length()) {
-            return checked("default", first, name);
+            return checked(option, "default", first, name);
         }
         if (s.charAt(i) != '.') {
-            throw bad(name);
+            throw bad(option, name);
         }
         rest = s.substring(i + 1);
         if (rest.startsWith("`") && rest.endsWith("`") && rest.length() >= 2) {
             rest = rest.substring(1, rest.length() - 1);
         }
-        return checked(first, rest, name);
+        return checked(option, first, rest, name);
     }
 
-    private static TableName checked(String database, String table, String original) {
+    private static TableName checked(
+            String option, String database, String table, String original) {
         TableName t;
         try {
             t = new TableName(database, table);
         } catch (IllegalArgumentException e) {
-            throw bad(original);
+            throw bad(option, original);
         }
         if (t.database.isEmpty()
                 || t.table.isEmpty()
                 || t.table.contains("`")
                 || t.database.contains("`")) {
-            throw bad(original);
+            throw bad(option, original);
         }
         return t;
     }
 
-    private static IllegalArgumentException bad(String name) {
+    private static IllegalArgumentException bad(String option, String name) {
         return new IllegalArgumentException(
-                "--clickhouse-table must be database.table (e.g. default.posts), got: " + name);
+                option + " must be database.table (e.g. default.posts), got: " + name);
     }
 
     /** {@code `db`.`table`} for SQL. */

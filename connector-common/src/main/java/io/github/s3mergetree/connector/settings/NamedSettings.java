@@ -15,6 +15,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.FallbackKey;
 
 /**
  * The settings a connector knows, for settings given by name and string value (a DataStream
@@ -38,6 +39,11 @@ public final class NamedSettings {
     public static NamedSettings of(Collection<? extends ConfigOption<?>> options) {
         Map<String, ConfigOption<?>> known = new TreeMap<>();
         for (ConfigOption<?> o : options) {
+            for (FallbackKey k : o.fallbackKeys()) {
+                known.putIfAbsent(k.getKey(), o);
+            }
+        }
+        for (ConfigOption<?> o : options) {
             known.put(o.key(), o);
         }
         return new NamedSettings(Collections.unmodifiableMap(known));
@@ -59,9 +65,24 @@ public final class NamedSettings {
         return of(options);
     }
 
-    /** The known names, sorted. */
+    /** The known names (keys and deprecated keys), sorted. */
     public Set<String> names() {
         return known.keySet();
+    }
+
+    /**
+     * The key of the option {@code name} names: {@code name} itself, or the current key when {@code
+     * name} is a deprecated one (so that a setting given under its old name and one under its new
+     * name are one setting).
+     *
+     * @throws IllegalArgumentException for an unknown name (naming the nearest known one)
+     */
+    public String keyOf(String name) {
+        ConfigOption<?> option = known.get(name);
+        if (option == null) {
+            throw new IllegalArgumentException(unknownMessage(name));
+        }
+        return option.key();
     }
 
     /** Whether {@code name} is a known setting. */
@@ -87,10 +108,33 @@ public final class NamedSettings {
         return value;
     }
 
-    /** {@link #check} for each entry, in order; the checked values. */
+    /**
+     * {@link #check} for each entry, in order; the checked values by their option's current key
+     * ({@link #keyOf}).
+     *
+     * @throws IllegalArgumentException also when two entries name the same option (a key and its
+     *     deprecated key) with different values
+     */
     public Map<String, String> checkAll(Map<String, String> settings) {
         Map<String, String> out = new LinkedHashMap<>();
-        settings.forEach((k, v) -> out.put(k, check(k, v)));
+        Map<String, String> givenAs = new LinkedHashMap<>();
+        settings.forEach(
+                (k, v) -> {
+                    String value = check(k, v);
+                    String key = keyOf(k);
+                    String earlier = givenAs.put(key, k);
+                    if (earlier != null && !java.util.Objects.equals(out.get(key), value)) {
+                        throw new IllegalArgumentException(
+                                "'"
+                                        + earlier
+                                        + "' and '"
+                                        + k
+                                        + "' name the same setting ('"
+                                        + key
+                                        + "') with different values; give it once");
+                    }
+                    out.put(key, value);
+                });
         return out;
     }
 
@@ -119,15 +163,25 @@ public final class NamedSettings {
             Collection<? extends ConfigOption<?>> options) {
         java.util.Set<ConfigOption<?>> out = new java.util.HashSet<>();
         for (ConfigOption<?> o : options) {
-            out.add(
-                    isBoolean(o)
-                            ? ConfigOptions.key(o.key())
-                                    .stringType()
-                                    .noDefaultValue()
-                                    .withDescription(o.description())
-                            : o);
+            out.add(isBoolean(o) ? asString(o) : o);
         }
         return out;
+    }
+
+    /**
+     * A string option of the same key, deprecated keys and description as {@code option}, without a
+     * default: reads the value as written, under the key or a deprecated one.
+     */
+    public static ConfigOption<String> asString(ConfigOption<?> option) {
+        List<String> deprecated = new ArrayList<>();
+        for (FallbackKey k : option.fallbackKeys()) {
+            deprecated.add(k.getKey());
+        }
+        return ConfigOptions.key(option.key())
+                .stringType()
+                .noDefaultValue()
+                .withDeprecatedKeys(deprecated.toArray(new String[0]))
+                .withDescription(option.description());
     }
 
     /**

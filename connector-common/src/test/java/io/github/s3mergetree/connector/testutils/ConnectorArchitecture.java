@@ -48,7 +48,11 @@ public final class ConnectorArchitecture {
                     "the committer fails the job without restarts when another writer holds the"
                             + " table's lease (a restart would only fail again)",
                     "org.apache.flink.api.dag.Transformation",
-                    "the sink's post-commit topology names and sizes its merge coordinator");
+                    "the sink's post-commit topology names and sizes its merge coordinator",
+                    "org.apache.flink.configuration.FallbackKey",
+                    "the deprecated keys of an option (what the public ConfigOption.fallbackKeys()"
+                            + " returns): an option read under its former keys, as Flink's"
+                            + " FactoryUtil reads them");
 
     private ConnectorArchitecture() {}
 

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.sink.mergetree;
 
 import io.github.s3mergetree.connector.ddl.DdlFiles;
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.engine.ddl.DdlParseException;
 import io.github.s3mergetree.engine.table.TableDefinition;
@@ -8,6 +9,7 @@ import io.github.s3mergetree.objectstore.RetryPolicy;
 import io.github.s3mergetree.sink.mergetree.faults.FailureInjector;
 import io.github.s3mergetree.sink.mergetree.input.InputContext;
 import io.github.s3mergetree.sink.mergetree.input.SinkInput;
+import io.github.s3mergetree.sink.mergetree.options.InsertDeduplication;
 import io.github.s3mergetree.sink.mergetree.options.MergeTreeSinkOptions;
 import io.github.s3mergetree.sink.mergetree.storage.S3TableStorage;
 import io.github.s3mergetree.sink.mergetree.storage.TableBuildCheck;
@@ -71,9 +73,11 @@ public final class MergeTreeSinkBuilder<IN> {
     }
 
     /**
-     * Where the table lives: {@code s3://bucket/prefix} (reached with the {@code table.s3.*}
-     * options, see {@link #setTableS3}), {@code file:///abs/dir} or {@code /abs/dir} (a directory
-     * every TaskManager shares). Parsed in {@link #build()}; anything else is refused there.
+     * Where the table lives: {@code s3://bucket/prefix} (reached with the {@code s3.*} connection
+     * options of {@link io.github.s3mergetree.connector.options.S3ConnectionOptions}, the keys the
+     * source takes too; see {@link #setTableS3}), {@code file:///abs/dir} or {@code /abs/dir} (a
+     * directory every TaskManager shares). Parsed in {@link #build()}; anything else is refused
+     * there.
      */
     public MergeTreeSinkBuilder<IN> setTablePath(String path) {
         this.tablePath = path;
@@ -87,19 +91,24 @@ public final class MergeTreeSinkBuilder<IN> {
      */
     public MergeTreeSinkBuilder<IN> setTableS3(String endpoint, String region, boolean pathStyle) {
         if (endpoint != null) {
-            options.set(MergeTreeSinkOptions.TABLE_S3_ENDPOINT, endpoint);
+            options.removeConfig(S3ConnectionOptions.ENDPOINT);
+            options.set(S3ConnectionOptions.ENDPOINT, endpoint);
         }
         if (region != null) {
-            options.set(MergeTreeSinkOptions.TABLE_S3_REGION, region);
+            options.removeConfig(S3ConnectionOptions.REGION);
+            options.set(S3ConnectionOptions.REGION, region);
         }
-        options.set(MergeTreeSinkOptions.TABLE_S3_PATH_STYLE, pathStyle);
+        options.removeConfig(S3ConnectionOptions.PATH_STYLE_ACCESS);
+        options.set(S3ConnectionOptions.PATH_STYLE_ACCESS, pathStyle);
         return this;
     }
 
     /** Static credentials for an {@code s3://} table (default: the AWS credentials chain). */
     public MergeTreeSinkBuilder<IN> setTableCredentials(String accessKey, String secretKey) {
-        options.set(MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY, accessKey);
-        options.set(MergeTreeSinkOptions.TABLE_S3_SECRET_KEY, secretKey);
+        options.removeConfig(S3ConnectionOptions.ACCESS_KEY);
+        options.removeConfig(S3ConnectionOptions.SECRET_KEY);
+        options.set(S3ConnectionOptions.ACCESS_KEY, accessKey);
+        options.set(S3ConnectionOptions.SECRET_KEY, secretKey);
         return this;
     }
 
@@ -156,7 +165,7 @@ public final class MergeTreeSinkBuilder<IN> {
      *     not ignored) or a boolean ClickHouse would not take (0, 1, true, false)
      */
     public MergeTreeSinkBuilder<IN> setSetting(String name, String value) {
-        options.setString(name, SETTINGS.check(name, value));
+        options.setString(SETTINGS.keyOf(name), SETTINGS.check(name, value));
         return this;
     }
 
@@ -166,7 +175,10 @@ public final class MergeTreeSinkBuilder<IN> {
         return this;
     }
 
-    /** The settings {@link #setSetting} knows: {@link MergeTreeSinkOptions}. */
+    /**
+     * The settings {@link #setSetting} knows: {@link MergeTreeSinkOptions} (with the S3 connection,
+     * {@link S3ConnectionOptions}), under their keys and deprecated keys.
+     */
     private static final NamedSettings SETTINGS =
             NamedSettings.ofFields(MergeTreeSinkOptions.class);
 
@@ -299,6 +311,9 @@ public final class MergeTreeSinkBuilder<IN> {
             }
         }
         Configuration sinkOptions = new Configuration(options);
+        // the writers read the guarantee as insert_deduplicate
+        sinkOptions.set(
+                MergeTreeSinkOptions.INSERT_DEDUPLICATE, InsertDeduplication.resolve(options));
         // without a given DDL the TaskManagers read the stored one, as the table may change
         SinkTable table =
                 new SinkTable(given, storage, sinkOptions, given == null ? null : resolved);
@@ -338,6 +353,8 @@ public final class MergeTreeSinkBuilder<IN> {
     }
 
     private void checkOptions() {
+        // sink.delivery-guarantee is insert_deduplicate (or contradicts it: refused)
+        InsertDeduplication.resolve(options);
         // min_insert_block_size_rows/bytes, max_memory_usage, max_insert_threads: one parse
         InsertBlockSize.of(options);
         positive(MergeTreeSinkOptions.BACKGROUND_POOL_SIZE);

@@ -25,7 +25,8 @@ class MergeTreeSinkBuilderTest {
                         .setDdl(EventRows.ddl("a"))
                         .setSetting("min_insert_block_size_bytes", "auto")
                         .build();
-        assertThat(a.options().getString("min_insert_block_size_bytes", "")).isEqualTo("auto");
+        assertThat(a.options().get(MergeTreeSinkOptions.MIN_INSERT_BLOCK_SIZE_BYTES))
+                .isEqualTo("auto");
         Path file = tmp.resolve("t.sql");
         Files.writeString(file, EventRows.ddl("b"));
         assertThat(

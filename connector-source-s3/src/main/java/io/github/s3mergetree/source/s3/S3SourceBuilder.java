@@ -1,5 +1,7 @@
 package io.github.s3mergetree.source.s3;
 
+import io.github.s3mergetree.connector.options.S3Connection;
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.table.TableDefinition;
@@ -32,11 +34,6 @@ import org.apache.flink.configuration.ReadableConfig;
 @PublicEvolving
 public final class S3SourceBuilder<T> {
     private String location;
-    private URI endpoint;
-    private String region;
-    private boolean pathStyle;
-    private String accessKey;
-    private String secretKey;
     private S3ObjectFormat<?> format;
     private String formatName;
     private TargetSchema schema;
@@ -123,36 +120,54 @@ public final class S3SourceBuilder<T> {
         return this;
     }
 
-    /** An S3-compatible endpoint instead of AWS's (e.g. {@code http://127.0.0.1:9000}). */
+    /**
+     * An S3-compatible endpoint instead of AWS's (e.g. {@code http://127.0.0.1:9000}; {@link
+     * S3ConnectionOptions#ENDPOINT}). With an endpoint, requests are path-style unless {@link
+     * #setPathStyleAccess} says otherwise.
+     */
     public S3SourceBuilder<T> setEndpoint(URI endpoint) {
-        this.endpoint = endpoint;
+        setOrRemove(S3ConnectionOptions.ENDPOINT, endpoint == null ? null : endpoint.toString());
         return this;
     }
 
-    /** The AWS region (default {@code us-east-1}). */
+    /** The AWS region (default {@code us-east-1}; {@link S3ConnectionOptions#REGION}). */
     public S3SourceBuilder<T> setRegion(String region) {
-        this.region = region;
+        setOrRemove(S3ConnectionOptions.REGION, region);
         return this;
     }
 
-    /** Path-style URLs ({@code endpoint/bucket/key}), as most S3-compatible servers need. */
+    /**
+     * Path-style URLs ({@code endpoint/bucket/key}), as most S3-compatible servers need ({@link
+     * S3ConnectionOptions#PATH_STYLE_ACCESS}; default: true with an endpoint, false for AWS).
+     */
     public S3SourceBuilder<T> setPathStyleAccess(boolean pathStyle) {
-        this.pathStyle = pathStyle;
+        options.removeConfig(S3ConnectionOptions.PATH_STYLE_ACCESS);
+        options.set(S3ConnectionOptions.PATH_STYLE_ACCESS, pathStyle);
         return this;
     }
 
-    /** Static credentials; without them the AWS default credentials chain is used. */
+    /**
+     * Static credentials ({@link S3ConnectionOptions#ACCESS_KEY}, {@link
+     * S3ConnectionOptions#SECRET_KEY}); without them the AWS default credentials chain is used.
+     */
     public S3SourceBuilder<T> setCredentials(String accessKey, String secretKey) {
-        this.accessKey = accessKey;
-        this.secretKey = secretKey;
+        setOrRemove(S3ConnectionOptions.ACCESS_KEY, accessKey);
+        setOrRemove(S3ConnectionOptions.SECRET_KEY, secretKey);
         return this;
     }
 
     /** Use the AWS default credentials chain (the default). */
     public S3SourceBuilder<T> useDefaultCredentials() {
-        this.accessKey = null;
-        this.secretKey = null;
+        options.removeConfig(S3ConnectionOptions.ACCESS_KEY);
+        options.removeConfig(S3ConnectionOptions.SECRET_KEY);
         return this;
+    }
+
+    private void setOrRemove(ConfigOption<String> option, String value) {
+        options.removeConfig(option); // and its deprecated keys
+        if (value != null) {
+            options.set(option, value);
+        }
     }
 
     /** The format that decodes objects into records. */
@@ -212,7 +227,7 @@ public final class S3SourceBuilder<T> {
      *     not ignored) or a boolean ClickHouse would not take (0, 1, true, false)
      */
     public S3SourceBuilder<T> setSetting(String name, String value) {
-        options.setString(name, SETTINGS.check(name, value));
+        options.setString(SETTINGS.keyOf(name), SETTINGS.check(name, value));
         return this;
     }
 
@@ -234,8 +249,16 @@ public final class S3SourceBuilder<T> {
                 "options must be a Configuration, got " + config.getClass().getName());
     }
 
-    /** The settings {@link #setSetting} knows: {@link S3SourceOptions}. */
-    private static final NamedSettings SETTINGS = NamedSettings.of(S3SourceOptions.all());
+    /**
+     * The settings {@link #setSetting} knows: {@link S3SourceOptions} and {@link
+     * S3ConnectionOptions}, under their keys and deprecated keys.
+     */
+    private static final NamedSettings SETTINGS =
+            NamedSettings.of(
+                    java.util.stream.Stream.concat(
+                                    S3SourceOptions.all().stream(),
+                                    S3ConnectionOptions.all().stream())
+                            .toList());
 
     /**
      * Validates the settings and builds the source. Unless {@code validate-on-build = false}
@@ -252,7 +275,7 @@ public final class S3SourceBuilder<T> {
         }
         if (location == null || location.isEmpty()) {
             throw new IllegalArgumentException(
-                    "a location is required: setLocation(\"s3://bucket/glob\")");
+                    "a location is required: setLocation(\"s3://bucket/glob\") (SQL: option 'path')");
         }
         checkPositive(S3SourceOptions.MAX_DOWNLOAD_THREADS);
         checkPositive(S3SourceOptions.MAX_BLOCK_SIZE);
@@ -299,7 +322,9 @@ public final class S3SourceBuilder<T> {
                         d -> {
                             if (d.isNegative() || d.isZero()) {
                                 throw new IllegalArgumentException(
-                                        "discovery-interval must be positive, got " + d);
+                                        S3SourceOptions.DISCOVERY_INTERVAL.key()
+                                                + " must be positive, got "
+                                                + d);
                             }
                         });
         try {
@@ -350,6 +375,12 @@ public final class S3SourceBuilder<T> {
                             columns, ZoneId.of(options.get(S3SourceOptions.SESSION_TIMEZONE)));
         }
 
+        S3Connection connection = S3Connection.from(options);
+        URI endpoint = connection.endpoint();
+        String region = connection.region();
+        boolean pathStyle = connection.pathStyle();
+        String accessKey = connection.accessKey();
+        String secretKey = connection.secretKey();
         ObjectStoreConfig store;
         ObjectStoreConfig checkStore;
         String glob;
@@ -360,7 +391,7 @@ public final class S3SourceBuilder<T> {
             glob = slash < 0 ? "**" : rest.substring(slash + 1);
             if (bucket.isEmpty() || bucket.contains("*") || bucket.contains("{")) {
                 throw new IllegalArgumentException(
-                        "location '" + location + "' must name one bucket without globs");
+                        "path '" + location + "' must name one bucket without globs");
             }
             if (glob.isEmpty()) {
                 glob = "**";
@@ -395,21 +426,23 @@ public final class S3SourceBuilder<T> {
         } else if (location.startsWith("file://")) {
             if (endpoint != null || accessKey != null) {
                 throw new IllegalArgumentException(
-                        "location '"
+                        "path '"
                                 + location
-                                + "' is local: endpoint and credentials do not apply");
+                                + "' is local: "
+                                + S3ConnectionOptions.ENDPOINT.key()
+                                + " and credentials do not apply");
             }
             String path = location.substring("file://".length());
             if (!path.startsWith("/")) {
                 throw new IllegalArgumentException(
-                        "location '" + location + "' must be an absolute file:///path");
+                        "path '" + location + "' must be an absolute file:///path");
             }
             store = ObjectStoreConfig.localDirectory("/");
             checkStore = store;
             glob = path.substring(1);
         } else {
             throw new IllegalArgumentException(
-                    "location '" + location + "' must start with s3:// or file://");
+                    "path '" + location + "' must start with s3:// or file://");
         }
         GlobPattern pattern = GlobPattern.compile(glob);
         if (splits != null) {
@@ -436,8 +469,10 @@ public final class S3SourceBuilder<T> {
                     location,
                     options.getOptional(S3SourceOptions.DISCOVERY_INTERVAL).isPresent());
         }
-        return new S3Source<>(
-                store, pattern, decoder, expander, new Configuration(options), splits);
+        // the connection is in the store's configuration; the secret stays out of the options
+        Configuration sourceOptions = new Configuration(options);
+        S3ConnectionOptions.all().forEach(sourceOptions::removeConfig);
+        return new S3Source<>(store, pattern, decoder, expander, sourceOptions, splits);
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -125,7 +125,7 @@ class S3SourceBuilderTest {
                                         .setLocation("s3://b/x")
                                         .setContinuous(Duration.ZERO, DiscoveryMode.UNORDERED)
                                         .build())
-                .hasMessageContaining("discovery-interval must be positive");
+                .hasMessageContaining("source.monitor-interval must be positive");
         assertThatThrownBy(
                         () ->
                                 builder()

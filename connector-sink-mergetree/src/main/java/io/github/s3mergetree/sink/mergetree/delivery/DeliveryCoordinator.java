@@ -132,11 +132,16 @@ public final class DeliveryCoordinator
                         : null;
         ClickHouseHttpClient client =
                 ClickHouseHttpClient.create(
-                        ClickHouseEndpoint.of(options.get(MergeTreeSinkOptions.CLICKHOUSE_URL))
+                        ClickHouseEndpoint.of(
+                                        MergeTreeSinkOptions.CLICKHOUSE_URL.key(),
+                                        options.get(MergeTreeSinkOptions.CLICKHOUSE_URL))
                                 .withCredentials(
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_USER),
                                         options.get(MergeTreeSinkOptions.CLICKHOUSE_PASSWORD)));
-        DeliveryTarget target = DeliveryTarget.resolve(client, TableName.parse(table));
+        DeliveryTarget target =
+                DeliveryTarget.resolve(
+                        client,
+                        TableName.parse(MergeTreeSinkOptions.CLICKHOUSE_TABLE.key(), table));
         TableStore store = storage.openStore();
         try {
             PartDelivery delivery =
@@ -168,17 +173,25 @@ public final class DeliveryCoordinator
 
     /**
      * Where the server reads an S3 table: {@code clickhouse.s3.url}, else the table's root from
-     * {@code table.s3.endpoint} (path-style or virtual-hosted) or AWS's regional URL; keys {@code
+     * {@code s3.endpoint} (path-style or virtual-hosted) or AWS's regional URL; keys {@code
      * clickhouse.s3.access-key}/{@code secret-key}, else the table's own.
      */
     static RestoreDelivery.Source restoreSource(S3TableStorage storage, Configuration options) {
         String ak =
                 options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_S3_ACCESS_KEY)
-                        .or(() -> options.getOptional(MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY))
+                        .or(
+                                () ->
+                                        options.getOptional(
+                                                io.github.s3mergetree.connector.options
+                                                        .S3ConnectionOptions.ACCESS_KEY))
                         .orElse(null);
         String sk =
                 options.getOptional(MergeTreeSinkOptions.CLICKHOUSE_S3_SECRET_KEY)
-                        .or(() -> options.getOptional(MergeTreeSinkOptions.TABLE_S3_SECRET_KEY))
+                        .or(
+                                () ->
+                                        options.getOptional(
+                                                io.github.s3mergetree.connector.options
+                                                        .S3ConnectionOptions.SECRET_KEY))
                         .orElse(null);
         if ((ak == null) != (sk == null)) {
             throw new IllegalArgumentException(

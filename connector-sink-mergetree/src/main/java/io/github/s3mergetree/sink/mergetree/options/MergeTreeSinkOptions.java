@@ -1,22 +1,29 @@
 package io.github.s3mergetree.sink.mergetree.options;
 
+import io.github.s3mergetree.connector.options.S3Connection;
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
 
 /**
  * Every option of the MergeTree sink, for the DataStream builder ({@link
  * MergeTreeSinkBuilder#setOption}) and the SQL connector ({@code 'connector' = 'mergetree'}).
  *
  * <p>Where an option means what a ClickHouse setting means, it has the ClickHouse setting's name
- * and default: {@code min_insert_block_size_rows}, {@code min_insert_block_size_bytes}, {@code
- * max_insert_threads}, {@code max_memory_usage}, {@code insert_deduplicate}, {@code
- * optimize_on_insert}, {@code background_pool_size}, {@code parts_to_delay_insert}, {@code
- * parts_to_throw_insert}, {@code max_partitions_per_insert_block}, {@code
- * throw_on_max_partitions_per_insert_block}, {@code input_format_skip_unknown_fields}, {@code
- * merge_selecting_sleep_ms}. Options of this sink alone use dashes ({@code path}, {@code ddl},
- * {@code sink-id}, ...).
+ * and default, keyed under one prefix, {@code settings.} (as a ClickHouse {@code INSERT}'s {@code
+ * SETTINGS} clause holds them: {@code settings.max_insert_threads}; the bare names keep working as
+ * deprecated keys, and {@code setSetting} takes them): {@code min_insert_block_size_rows}, {@code
+ * min_insert_block_size_bytes}, {@code max_insert_threads}, {@code max_memory_usage}, {@code
+ * insert_deduplicate}, {@code optimize_on_insert}, {@code background_pool_size}, {@code
+ * parts_to_delay_insert}, {@code parts_to_throw_insert}, {@code max_partitions_per_insert_block},
+ * {@code throw_on_max_partitions_per_insert_block}, {@code input_format_skip_unknown_fields},
+ * {@code merge_selecting_sleep_ms}, {@code s3_retry_attempts}, ... Options of this sink alone use
+ * dashes ({@code path}, {@code ddl}, {@code sink-id}, ...); Flink's own keep Flink's names ({@code
+ * sink.parallelism}, {@code sink.delivery-guarantee}); the S3 connection is {@link
+ * io.github.s3mergetree.connector.options.S3ConnectionOptions}, shared with the source.
  */
 @PublicEvolving
 public final class MergeTreeSinkOptions {
@@ -31,8 +38,8 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Where the MergeTree table lives: s3://bucket/prefix (ClickHouse's"
-                                    + " plain layout, read in place by an s3_plain disk; see"
-                                    + " table.s3.*), or file:///abs/dir or /abs/dir (a directory"
+                                    + " plain layout, read in place by an s3_plain disk; reached"
+                                    + " with s3.endpoint, s3.access-key, ...), or file:///abs/dir or /abs/dir (a directory"
                                     + " every TaskManager shares). Created with the table's DDL if"
                                     + " missing.");
 
@@ -94,8 +101,10 @@ public final class MergeTreeSinkOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "SQL connector only: the SETTINGS clause of a derived DDL, e.g."
-                                    + " 'index_granularity = 8192, old_parts_lifetime = 60'.");
+                            "SQL connector only: the SETTINGS clause of a derived DDL (the"
+                                    + " table's MergeTree settings), e.g. 'index_granularity ="
+                                    + " 8192, old_parts_lifetime = 60'. Insert settings are"
+                                    + " options of their own, settings.<name>.");
 
     /** SQL connector: the ClickHouse table name of a derived DDL. */
     public static final ConfigOption<String> TABLE_NAME =
@@ -132,9 +141,10 @@ public final class MergeTreeSinkOptions {
 
     /** Rows per insert block. */
     public static final ConfigOption<Long> MIN_INSERT_BLOCK_SIZE_ROWS =
-            ConfigOptions.key("min_insert_block_size_rows")
+            ConfigOptions.key("settings.min_insert_block_size_rows")
                     .longType()
                     .defaultValue(1048449L)
+                    .withDeprecatedKeys("min_insert_block_size_rows")
                     .withDescription(
                             "ClickHouse's min_insert_block_size_rows: a writer turns its rows into"
                                     + " parts (one per partition) when this many have accumulated,"
@@ -143,9 +153,10 @@ public final class MergeTreeSinkOptions {
 
     /** Uncompressed bytes per insert block, or {@code auto}. */
     public static final ConfigOption<String> MIN_INSERT_BLOCK_SIZE_BYTES =
-            ConfigOptions.key("min_insert_block_size_bytes")
+            ConfigOptions.key("settings.min_insert_block_size_bytes")
                     .stringType()
                     .defaultValue("268435456")
+                    .withDeprecatedKeys("min_insert_block_size_bytes")
                     .withDescription(
                             "ClickHouse's min_insert_block_size_bytes (uncompressed in-memory"
                                     + " bytes, as Block::bytes() counts them); 0 disables this"
@@ -159,9 +170,10 @@ public final class MergeTreeSinkOptions {
 
     /** Insert blocks being written at once per writer. */
     public static final ConfigOption<Integer> MAX_INSERT_THREADS =
-            ConfigOptions.key("max_insert_threads")
+            ConfigOptions.key("settings.max_insert_threads")
                     .intType()
                     .defaultValue(1)
+                    .withDeprecatedKeys("max_insert_threads")
                     .withDescription(
                             "ClickHouse's max_insert_threads: how many insert blocks a writer"
                                     + " sorts, compresses and writes at once in background threads"
@@ -170,9 +182,10 @@ public final class MergeTreeSinkOptions {
 
     /** The writer's memory budget in bytes. */
     public static final ConfigOption<Long> MAX_MEMORY_USAGE =
-            ConfigOptions.key("max_memory_usage")
+            ConfigOptions.key("settings.max_memory_usage")
                     .longType()
                     .defaultValue(0L)
+                    .withDeprecatedKeys("max_memory_usage")
                     .withDescription(
                             "ClickHouse's max_memory_usage, per writer, in bytes: the budget"
                                     + " insert blocks are sized for (see"
@@ -182,9 +195,10 @@ public final class MergeTreeSinkOptions {
 
     /** Commit with dedup tokens (exactly once) or without (at least once). */
     public static final ConfigOption<Boolean> INSERT_DEDUPLICATE =
-            ConfigOptions.key("insert_deduplicate")
+            ConfigOptions.key("settings.insert_deduplicate")
                     .booleanType()
                     .defaultValue(true)
+                    .withDeprecatedKeys("insert_deduplicate")
                     .withDescription(
                             "ClickHouse's insert_deduplicate: every commit carries a token (sink"
                                     + " id, job, subtask, checkpoint, sequence) recorded in the"
@@ -193,9 +207,10 @@ public final class MergeTreeSinkOptions {
 
     /** Apply the engine's merge semantics within each insert block. */
     public static final ConfigOption<Boolean> OPTIMIZE_ON_INSERT =
-            ConfigOptions.key("optimize_on_insert")
+            ConfigOptions.key("settings.optimize_on_insert")
                     .booleanType()
                     .defaultValue(true)
+                    .withDeprecatedKeys("optimize_on_insert")
                     .withDescription(
                             "ClickHouse's optimize_on_insert: Replacing/Summing/Collapsing engines"
                                     + " reduce rows with equal sorting keys inside each insert"
@@ -203,18 +218,20 @@ public final class MergeTreeSinkOptions {
 
     /** Unknown input fields are skipped instead of refused. */
     public static final ConfigOption<Boolean> INPUT_FORMAT_SKIP_UNKNOWN_FIELDS =
-            ConfigOptions.key("input_format_skip_unknown_fields")
+            ConfigOptions.key("settings.input_format_skip_unknown_fields")
                     .booleanType()
                     .defaultValue(false)
+                    .withDeprecatedKeys("input_format_skip_unknown_fields")
                     .withDescription(
                             "ClickHouse's input_format_skip_unknown_fields: input fields that name"
                                     + " no table column are skipped instead of failing the job.");
 
     /** ClickHouse's {@code max_partitions_per_insert_block}. */
     public static final ConfigOption<Integer> MAX_PARTITIONS_PER_INSERT_BLOCK =
-            ConfigOptions.key("max_partitions_per_insert_block")
+            ConfigOptions.key("settings.max_partitions_per_insert_block")
                     .intType()
                     .defaultValue(100)
+                    .withDeprecatedKeys("max_partitions_per_insert_block")
                     .withDescription(
                             "ClickHouse's max_partitions_per_insert_block: an insert block whose"
                                     + " rows fall into more partitions than this is refused"
@@ -223,9 +240,10 @@ public final class MergeTreeSinkOptions {
 
     /** ClickHouse's {@code throw_on_max_partitions_per_insert_block}. */
     public static final ConfigOption<Boolean> THROW_ON_MAX_PARTITIONS_PER_INSERT_BLOCK =
-            ConfigOptions.key("throw_on_max_partitions_per_insert_block")
+            ConfigOptions.key("settings.throw_on_max_partitions_per_insert_block")
                     .booleanType()
                     .defaultValue(true)
+                    .withDeprecatedKeys("throw_on_max_partitions_per_insert_block")
                     .withDescription(
                             "ClickHouse's throw_on_max_partitions_per_insert_block: false only"
                                     + " logs a warning for a block beyond"
@@ -233,9 +251,10 @@ public final class MergeTreeSinkOptions {
 
     /** Override of the table's {@code parts_to_delay_insert}. */
     public static final ConfigOption<Integer> PARTS_TO_DELAY_INSERT =
-            ConfigOptions.key("parts_to_delay_insert")
+            ConfigOptions.key("settings.parts_to_delay_insert")
                     .intType()
                     .noDefaultValue()
+                    .withDeprecatedKeys("parts_to_delay_insert")
                     .withDescription(
                             "ClickHouse's parts_to_delay_insert (default: the table's, 1000): a"
                                     + " writer whose partition has this many active parts sleeps"
@@ -244,9 +263,10 @@ public final class MergeTreeSinkOptions {
 
     /** Override of the table's {@code parts_to_throw_insert}. */
     public static final ConfigOption<Integer> PARTS_TO_THROW_INSERT =
-            ConfigOptions.key("parts_to_throw_insert")
+            ConfigOptions.key("settings.parts_to_throw_insert")
                     .intType()
                     .noDefaultValue()
+                    .withDeprecatedKeys("parts_to_throw_insert")
                     .withDescription(
                             "ClickHouse's parts_to_throw_insert (default: the table's, 3000). At"
                                     + " this count ClickHouse refuses inserts; this sink waits"
@@ -265,9 +285,10 @@ public final class MergeTreeSinkOptions {
 
     /** Merges at once. */
     public static final ConfigOption<Integer> BACKGROUND_POOL_SIZE =
-            ConfigOptions.key("background_pool_size")
+            ConfigOptions.key("settings.background_pool_size")
                     .intType()
                     .defaultValue(2)
+                    .withDeprecatedKeys("background_pool_size")
                     .withDescription(
                             "ClickHouse's background_pool_size: merges running at once in the"
                                     + " merge coordinator (ClickHouse's default is 16; 2 suits a"
@@ -275,9 +296,10 @@ public final class MergeTreeSinkOptions {
 
     /** How often the coordinator looks for merges and outdated parts. */
     public static final ConfigOption<Long> MERGE_SELECTING_SLEEP_MS =
-            ConfigOptions.key("merge_selecting_sleep_ms")
+            ConfigOptions.key("settings.merge_selecting_sleep_ms")
                     .longType()
                     .defaultValue(5000L)
+                    .withDeprecatedKeys("merge_selecting_sleep_ms")
                     .withDescription(
                             "ClickHouse's merge_selecting_sleep_ms: besides reacting to every"
                                     + " commit, the coordinator looks for merges (and removes"
@@ -327,55 +349,60 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription("SQL connector only: the parallelism of the sink writers.");
 
-    /** The table's S3 endpoint. */
-    public static final ConfigOption<String> TABLE_S3_ENDPOINT =
-            ConfigOptions.key("table.s3.endpoint")
-                    .stringType()
+    /**
+     * How the committed rows reach the table when the job fails and restarts, named as Flink's
+     * Kafka sink names it ({@code sink.delivery-guarantee}). {@code exactly-once} is what this sink
+     * does by default: every commit carries a dedup token ({@link #INSERT_DEDUPLICATE}). {@code
+     * at-least-once} is {@code insert_deduplicate = 0}: a commit replayed after a failure may be
+     * applied twice. {@code none} is refused: the sink has no mode that commits without the
+     * checkpoint.
+     */
+    public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
+            ConfigOptions.key("sink.delivery-guarantee")
+                    .enumType(DeliveryGuarantee.class)
                     .noDefaultValue()
                     .withDescription(
-                            "The S3 endpoint of an s3:// table, e.g. http://127.0.0.1:9000 (default:"
-                                    + " AWS).");
+                            "exactly-once (the default): every commit carries a dedup token"
+                                    + " recorded in the table, so a commit replayed after a"
+                                    + " failure is a no-op (insert_deduplicate = 1). at-least-once:"
+                                    + " commits carry no token, a replayed commit may add its rows"
+                                    + " twice (insert_deduplicate = 0). none is refused: parts are"
+                                    + " always committed at checkpoints. Contradicting an explicit"
+                                    + " insert_deduplicate is an error.");
 
-    /** The table's S3 region. */
-    public static final ConfigOption<String> TABLE_S3_REGION =
-            ConfigOptions.key("table.s3.region")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription("The S3 region of an s3:// table (default us-east-1).");
+    /** Deprecated alias of {@link S3ConnectionOptions#ENDPOINT} (key {@code s3.endpoint}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_ENDPOINT = S3ConnectionOptions.ENDPOINT;
 
-    /** Path-style access for the table's bucket. */
+    /** Deprecated alias of {@link S3ConnectionOptions#REGION} (key {@code s3.region}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_REGION = S3ConnectionOptions.REGION;
+
+    /**
+     * Deprecated alias of {@link S3ConnectionOptions#PATH_STYLE_ACCESS} (key {@code
+     * s3.path-style-access}).
+     */
+    @Deprecated
     public static final ConfigOption<Boolean> TABLE_S3_PATH_STYLE =
-            ConfigOptions.key("table.s3.path-style-access")
-                    .booleanType()
-                    .defaultValue(false)
-                    .withDescription(
-                            "Address the table's bucket path-style (http://host/bucket/key), as"
-                                    + " S3-compatible servers need.");
+            S3ConnectionOptions.PATH_STYLE_ACCESS;
 
-    /** The table's S3 access key. */
-    public static final ConfigOption<String> TABLE_S3_ACCESS_KEY =
-            ConfigOptions.key("table.s3.access-key")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription(
-                            "Static credentials for an s3:// table (with table.s3.secret-key);"
-                                    + " default: the AWS default credentials chain.");
+    /** Deprecated alias of {@link S3ConnectionOptions#ACCESS_KEY} (key {@code s3.access-key}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_ACCESS_KEY = S3ConnectionOptions.ACCESS_KEY;
 
-    /** The table's S3 secret key. */
-    public static final ConfigOption<String> TABLE_S3_SECRET_KEY =
-            ConfigOptions.key("table.s3.secret-key")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription("The secret of table.s3.access-key (never logged).");
+    /** Deprecated alias of {@link S3ConnectionOptions#SECRET_KEY} (key {@code s3.secret-key}). */
+    @Deprecated
+    public static final ConfigOption<String> TABLE_S3_SECRET_KEY = S3ConnectionOptions.SECRET_KEY;
 
     /**
      * Attempts per request to an {@code s3://} table's store (the source's name and policy; a
      * larger default: a failed metadata request fails the job).
      */
     public static final ConfigOption<Integer> S3_RETRY_ATTEMPTS =
-            ConfigOptions.key("s3_retry_attempts")
+            ConfigOptions.key("settings.s3_retry_attempts")
                     .intType()
                     .defaultValue(20)
+                    .withDeprecatedKeys("s3_retry_attempts")
                     .withDescription(
                             "Attempts per request to an s3:// table (list, get, put, conditional"
                                     + " put, copy, delete, each upload request) on 503, 5xx and"
@@ -385,18 +412,20 @@ public final class MergeTreeSinkOptions {
 
     /** First retry backoff of the table's requests. */
     public static final ConfigOption<Long> S3_RETRY_INITIAL_BACKOFF_MS =
-            ConfigOptions.key("s3_retry_initial_backoff_ms")
+            ConfigOptions.key("settings.s3_retry_initial_backoff_ms")
                     .longType()
                     .defaultValue(50L)
+                    .withDeprecatedKeys("s3_retry_initial_backoff_ms")
                     .withDescription(
                             "Backoff before the first retry of a table request; doubles per"
                                     + " attempt, with full jitter.");
 
     /** Largest retry backoff of the table's requests. */
     public static final ConfigOption<Long> S3_RETRY_MAX_BACKOFF_MS =
-            ConfigOptions.key("s3_retry_max_backoff_ms")
+            ConfigOptions.key("settings.s3_retry_max_backoff_ms")
                     .longType()
                     .defaultValue(5000L)
+                    .withDeprecatedKeys("s3_retry_max_backoff_ms")
                     .withDescription("Upper bound of the backoff of a table request.");
 
     /** Whether building the sink (and planning SQL) checks an {@code s3://} table's store. */
@@ -439,39 +468,21 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription("The epoch (fencing token) writer-lease.key must have.");
 
-    /** The table's S3 settings from {@code options}, validated. */
+    /**
+     * The table's S3 settings from {@code options} ({@link S3ConnectionOptions}, the keys the
+     * source takes too, or their deprecated {@code table.s3.*} keys), validated.
+     */
     public static io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings tableS3(
             org.apache.flink.configuration.ReadableConfig options) {
-        String endpoint = options.getOptional(TABLE_S3_ENDPOINT).orElse(null);
-        java.net.URI uri = null;
-        if (endpoint != null) {
-            try {
-                uri = new java.net.URI(endpoint);
-            } catch (java.net.URISyntaxException e) {
-                throw new IllegalArgumentException(
-                        "table.s3.endpoint is not a URL: '" + endpoint + "'", e);
-            }
-            if (uri.getScheme() == null
-                    || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-                    || uri.getHost() == null) {
-                throw new IllegalArgumentException(
-                        "table.s3.endpoint must be http(s)://host[:port], not '" + endpoint + "'");
-            }
-        }
-        String ak = options.getOptional(TABLE_S3_ACCESS_KEY).orElse(null);
-        String sk = options.getOptional(TABLE_S3_SECRET_KEY).orElse(null);
-        if ((ak == null) != (sk == null)) {
-            throw new IllegalArgumentException(
-                    "table.s3.access-key and table.s3.secret-key go together");
-        }
+        S3Connection c = S3Connection.from(options);
         io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings d =
                 io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings.defaults();
         return new io.github.s3mergetree.sink.mergetree.storage.TableLocation.S3Settings(
-                uri,
-                options.getOptional(TABLE_S3_REGION).orElse(null),
-                options.get(TABLE_S3_PATH_STYLE),
-                ak,
-                sk,
+                c.endpoint(),
+                c.region(),
+                c.pathStyle(),
+                c.accessKey(),
+                c.secretKey(),
                 d.connectTimeout(),
                 d.requestTimeout());
     }
@@ -531,7 +542,7 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "restore: the S3 URL of the table's root as the ClickHouse server reaches"
-                                    + " it (default: from table.s3.endpoint, path-style or"
+                                    + " it (default: from s3.endpoint, path-style or"
                                     + " virtual-hosted, or AWS's https://bucket.s3.region.amazonaws.com).");
 
     /** The keys the server reads the bucket with (restore). */
@@ -541,7 +552,7 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "restore: the access key the server reads the table's bucket with"
-                                    + " (default: table.s3.access-key).");
+                                    + " (default: s3.access-key).");
 
     /** The secret of {@link #CLICKHOUSE_S3_ACCESS_KEY}. */
     public static final ConfigOption<String> CLICKHOUSE_S3_SECRET_KEY =
@@ -550,7 +561,7 @@ public final class MergeTreeSinkOptions {
                     .noDefaultValue()
                     .withDescription(
                             "restore: the secret of clickhouse.s3.access-key (default:"
-                                    + " table.s3.secret-key; never logged).");
+                                    + " s3.secret-key; never logged).");
 
     /** The server's table directory as seen by the TaskManager, if not the path it reports. */
     public static final ConfigOption<String> CLICKHOUSE_TABLE_DIR =

@@ -21,13 +21,19 @@ public final class MergeTreeDynamicTableSink implements DynamicTableSink {
     private final String ddl;
     private final Map<String, String> settings;
     private final Integer parallelism;
+    private final String table;
+    private final String ddlOrigin;
 
     MergeTreeDynamicTableSink(
             RowType rowType,
             String path,
             String ddl,
             Map<String, String> settings,
-            Integer parallelism) {
+            Integer parallelism,
+            String table,
+            String ddlOrigin) {
+        this.table = table;
+        this.ddlOrigin = ddlOrigin;
         this.rowType = rowType;
         this.path = path;
         this.ddl = ddl;
@@ -50,12 +56,25 @@ public final class MergeTreeDynamicTableSink implements DynamicTableSink {
         if (ddl != null) {
             b.setDdl(ddl);
         }
-        return SinkV2Provider.of(b.build(), parallelism);
+        try {
+            return SinkV2Provider.of(b.build(), parallelism);
+        } catch (IllegalArgumentException e) {
+            // the statement's mistake, named in the SQL table's terms
+            throw new IllegalArgumentException(
+                    "table "
+                            + table
+                            + " ('connector' = 'mergetree', DDL from "
+                            + ddlOrigin
+                            + "): "
+                            + e.getMessage(),
+                    e);
+        }
     }
 
     @Override
     public DynamicTableSink copy() {
-        return new MergeTreeDynamicTableSink(rowType, path, ddl, settings, parallelism);
+        return new MergeTreeDynamicTableSink(
+                rowType, path, ddl, settings, parallelism, table, ddlOrigin);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.s3mergetree.sink.mergetree.sql;
 
 import io.github.s3mergetree.connector.ddl.DdlFiles;
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.connector.types.ClickHouseTypes;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSink;
@@ -18,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -37,7 +37,9 @@ import org.apache.flink.table.types.logical.RowType;
  * 'settings'}; types by {@link ClickHouseTypes}), the DDL stored in an existing table directory,
  * and else derived with {@code ENGINE = MergeTree}. Insert settings ({@code
  * min_insert_block_size_rows}, {@code parts_to_delay_insert}, ...) are options of the same names;
- * see {@link MergeTreeSinkOptions}.
+ * see {@link MergeTreeSinkOptions}. An {@code s3://} table is reached with the S3 connection
+ * options the source takes too ({@link S3ConnectionOptions}: {@code s3.endpoint}, {@code
+ * s3.access-key}, ...; the older {@code table.s3.*} keys still work).
  *
  * <pre>{@code
  * CREATE TABLE posts (id BIGINT NOT NULL, title STRING, created TIMESTAMP(3),
@@ -85,11 +87,12 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                     MergeTreeSinkOptions.MERGE_SELECTING_SLEEP_MS,
                     MergeTreeSinkOptions.OPTIMIZE_FINAL,
                     MergeTreeSinkOptions.MERGES_AT_END_OF_INPUT,
-                    MergeTreeSinkOptions.TABLE_S3_ENDPOINT,
-                    MergeTreeSinkOptions.TABLE_S3_REGION,
-                    MergeTreeSinkOptions.TABLE_S3_PATH_STYLE,
-                    MergeTreeSinkOptions.TABLE_S3_ACCESS_KEY,
-                    MergeTreeSinkOptions.TABLE_S3_SECRET_KEY,
+                    MergeTreeSinkOptions.DELIVERY_GUARANTEE,
+                    S3ConnectionOptions.ENDPOINT,
+                    S3ConnectionOptions.REGION,
+                    S3ConnectionOptions.PATH_STYLE_ACCESS,
+                    S3ConnectionOptions.ACCESS_KEY,
+                    S3ConnectionOptions.SECRET_KEY,
                     MergeTreeSinkOptions.CLICKHOUSE_URL,
                     MergeTreeSinkOptions.CLICKHOUSE_TABLE,
                     MergeTreeSinkOptions.CLICKHOUSE_USER,
@@ -145,9 +148,9 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                         context.getObjectIdentifier().getObjectName());
         Map<String, String> settings = new HashMap<>();
         for (ConfigOption<?> o : SINK_OPTIONS) {
-            // as written: the sink builder checks and parses them (setSettings)
-            options.getOptional(ConfigOptions.key(o.key()).stringType().noDefaultValue())
-                    .ifPresent(v -> settings.put(o.key(), v));
+            // as written, under the key or a deprecated key: the sink builder checks and parses
+            // them (setSettings)
+            options.getOptional(NamedSettings.asString(o)).ifPresent(v -> settings.put(o.key(), v));
         }
         // a mistake (a boolean ClickHouse would not take) fails the statement, not the job
         MergeTreeSink.forRowData().setSettings(settings);
@@ -156,7 +159,24 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
                 path,
                 ddl,
                 settings,
-                options.getOptional(MergeTreeSinkOptions.SINK_PARALLELISM).orElse(null));
+                options.getOptional(MergeTreeSinkOptions.SINK_PARALLELISM).orElse(null),
+                context.getObjectIdentifier().asSummaryString(),
+                ddlOrigin(options, ddl));
+    }
+
+    /** Where the table's DDL came from, in SQL option terms, for messages. */
+    private static String ddlOrigin(ReadableConfig options, String ddl) {
+        if (options.getOptional(MergeTreeSinkOptions.DDL).isPresent()) {
+            return "option '" + MergeTreeSinkOptions.DDL.key() + "'";
+        }
+        if (options.getOptional(MergeTreeSinkOptions.DDL_FILE).isPresent()) {
+            return "option '" + MergeTreeSinkOptions.DDL_FILE.key() + "'";
+        }
+        if (ddl == null) {
+            return "the table directory of option '" + MergeTreeSinkOptions.PATH.key() + "'";
+        }
+        return "the Flink schema and options 'engine', 'order-by', 'partition-by',"
+                + " 'primary-key', 'settings'";
     }
 
     private static String resolveDdl(
@@ -174,7 +194,7 @@ public final class MergeTreeDynamicTableSinkFactory implements DynamicTableSinkF
             try {
                 return DdlFiles.read(Path.of(file.get()));
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read ddl-file " + file.get(), e);
+                throw new UncheckedIOException("option 'ddl-file': cannot read " + file.get(), e);
             }
         }
         if (options.getOptional(MergeTreeSinkOptions.ENGINE).isEmpty()) {

@@ -1,12 +1,11 @@
 package io.github.s3mergetree.source.s3.sql;
 
-import io.github.s3mergetree.connector.settings.NamedSettings;
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import io.github.s3mergetree.source.s3.S3Source;
 import io.github.s3mergetree.source.s3.S3SourceBuilder;
 import io.github.s3mergetree.source.s3.format.TargetSchema;
 import io.github.s3mergetree.source.s3.options.S3SourceOptions;
 import io.github.s3mergetree.source.s3.rowdata.BlockRows;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +16,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.FallbackKey;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -89,34 +89,13 @@ public final class S3ObjectsDynamicTableSource
                         .setTableColumns(columns)
                         .setFormat(options.get(S3ObjectsTableOptions.FORMAT.key()))
                         .setLocation(options.get(S3ObjectsTableOptions.PATH.key()));
-        String endpoint = options.get(S3ObjectsTableOptions.ENDPOINT.key());
-        if (endpoint != null) {
-            b.setEndpoint(URI.create(endpoint));
-        }
-        String region = options.get(S3ObjectsTableOptions.REGION.key());
-        if (region != null) {
-            b.setRegion(region);
-        }
-        String pathStyle = options.get(S3ObjectsTableOptions.PATH_STYLE_ACCESS.key());
-        b.setPathStyleAccess(
-                pathStyle != null
-                        ? NamedSettings.parseBool(
-                                S3ObjectsTableOptions.PATH_STYLE_ACCESS.key(), pathStyle.trim())
-                        : endpoint != null);
-        String access = options.get(S3ObjectsTableOptions.ACCESS_KEY.key());
-        String secret = options.get(S3ObjectsTableOptions.SECRET_KEY.key());
-        if ((access == null) != (secret == null)) {
-            throw new IllegalArgumentException(
-                    "give both 'access-key' and 'secret-key', or neither (the AWS default chain)");
-        }
-        if (access != null) {
-            b.setCredentials(access, secret);
-        }
+        // the S3 connection and the tuning options, under the key or a deprecated key each was
+        // given with: the builder checks them (a boolean as ClickHouse takes it, a bad endpoint)
         Map<String, String> tuning = new HashMap<>();
-        for (ConfigOption<?> o : S3SourceOptions.all()) {
-            String v = options.get(o.key());
-            if (v != null) {
-                tuning.put(o.key(), v);
+        for (ConfigOption<?> o : TUNING_AND_CONNECTION) {
+            given(o.key()).ifPresent(v -> tuning.put(o.key(), v));
+            for (FallbackKey k : o.fallbackKeys()) {
+                given(k.getKey()).ifPresent(v -> tuning.put(k.getKey(), v));
             }
         }
         b.setOptions(Configuration.fromMap(tuning));
@@ -150,6 +129,18 @@ public final class S3ObjectsDynamicTableSource
         }
         this.producedType = new RowType(physicalType.isNullable(), fields);
     }
+
+    private java.util.Optional<String> given(String key) {
+        return java.util.Optional.ofNullable(options.get(key));
+    }
+
+    /**
+     * The options the builder takes by name: {@link S3SourceOptions}, {@link S3ConnectionOptions}.
+     */
+    private static final List<ConfigOption<?>> TUNING_AND_CONNECTION =
+            java.util.stream.Stream.concat(
+                            S3SourceOptions.all().stream(), S3ConnectionOptions.all().stream())
+                    .toList();
 
     /** The columns decoded (after projection push-down). */
     public List<String> decodedColumns() {

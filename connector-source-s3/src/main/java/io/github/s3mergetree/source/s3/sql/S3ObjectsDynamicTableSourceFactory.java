@@ -1,5 +1,6 @@
 package io.github.s3mergetree.source.s3.sql;
 
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import io.github.s3mergetree.connector.settings.NamedSettings;
 import io.github.s3mergetree.connector.types.ClickHouseTypes;
 import io.github.s3mergetree.engine.types.DataType;
@@ -22,21 +23,22 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The Flink SQL source {@code 'connector' = 's3-objects'}: the objects matching a ClickHouse glob,
- * decoded by a ClickHouse format, as a table, bounded or (with {@code discovery-interval})
+ * decoded by a ClickHouse format, as a table, bounded or (with {@code source.monitor-interval})
  * continuous, with projection push-down (only the selected columns are decoded):
  *
  * <pre>{@code
  * CREATE TABLE posts_src (id BIGINT, title STRING, created TIMESTAMP(3))
  * WITH ('connector' = 's3-objects', 'path' = 's3://bucket/posts/**.parquet', 'format' = 'Parquet',
- *       'endpoint' = 'http://127.0.0.1:9000', 'max_download_threads' = '8');
+ *       's3.endpoint' = 'http://127.0.0.1:9000', 'max_download_threads' = '8');
  * INSERT INTO posts SELECT * FROM posts_src;   -- posts: 'connector' = 'mergetree'
  * }</pre>
  *
  * <p>Each column is decoded as a ClickHouse type, the one its Flink type maps to ({@link
  * ClickHouseTypes#fromFlink}) unless {@code 'columns'} names another; it is then read as the
- * declared Flink type. Options: {@link S3ObjectsTableOptions} and every {@link S3SourceOptions},
- * plus {@code scan.parallelism}. Mistakes (an unknown format, a type that cannot be read, a bad
- * option) fail the statement, not the running job.
+ * declared Flink type. Options: {@link S3ObjectsTableOptions}, the S3 connection ({@link
+ * S3ConnectionOptions}, the keys the sink takes too) and every {@link S3SourceOptions}, plus {@code
+ * scan.parallelism}. Mistakes (an unknown format, a type that cannot be read, a bad option) fail
+ * the statement, not the running job.
  */
 @PublicEvolving
 public final class S3ObjectsDynamicTableSourceFactory implements DynamicTableSourceFactory {
@@ -58,11 +60,7 @@ public final class S3ObjectsDynamicTableSourceFactory implements DynamicTableSou
         // booleans as strings: their values are checked as ClickHouse checks them (0, 1, true,
         // false), not by Flink (true, false), when the source is built
         Set<ConfigOption<?>> s = NamedSettings.booleansAsStrings(S3SourceOptions.all());
-        s.add(S3ObjectsTableOptions.ENDPOINT);
-        s.add(S3ObjectsTableOptions.REGION);
-        s.addAll(NamedSettings.booleansAsStrings(List.of(S3ObjectsTableOptions.PATH_STYLE_ACCESS)));
-        s.add(S3ObjectsTableOptions.ACCESS_KEY);
-        s.add(S3ObjectsTableOptions.SECRET_KEY);
+        s.addAll(NamedSettings.booleansAsStrings(S3ConnectionOptions.all()));
         s.add(S3ObjectsTableOptions.COLUMNS);
         s.add(FactoryUtil.SOURCE_PARALLELISM);
         return s;

@@ -1,14 +1,16 @@
 package io.github.s3mergetree.source.s3.sql;
 
+import io.github.s3mergetree.connector.options.S3ConnectionOptions;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 /**
- * The table options of the SQL source {@code 'connector' = 's3-objects'} besides the tuning options
- * of {@link io.github.s3mergetree.source.s3.options.S3SourceOptions} (which it accepts under their
- * ClickHouse names: {@code max_download_threads}, {@code max_download_buffer_size}, {@code
- * discovery-interval}, ...).
+ * The table options of the SQL source {@code 'connector' = 's3-objects'} besides the S3 connection
+ * ({@link S3ConnectionOptions}: {@code s3.endpoint}, {@code s3.access-key}, ..., the keys the sink
+ * takes too) and the tuning options of {@link
+ * io.github.s3mergetree.source.s3.options.S3SourceOptions} (ClickHouse's settings by their
+ * ClickHouse names, {@code max_download_threads}, ...; {@code source.monitor-interval}, ...).
  */
 @PublicEvolving
 public final class S3ObjectsTableOptions {
@@ -33,46 +35,27 @@ public final class S3ObjectsTableOptions {
                                     + " TabSeparatedWithNames, JSONEachRow, Native, Arrow,"
                                     + " ArrowStream.");
 
-    /** An S3-compatible endpoint instead of AWS's. */
-    public static final ConfigOption<String> ENDPOINT =
-            ConfigOptions.key("endpoint")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription(
-                            "An S3-compatible endpoint such as http://127.0.0.1:9000 (path-style"
-                                    + " requests unless path-style-access = false).");
+    /** Deprecated alias of {@link S3ConnectionOptions#ENDPOINT} (key {@code s3.endpoint}). */
+    @Deprecated public static final ConfigOption<String> ENDPOINT = S3ConnectionOptions.ENDPOINT;
 
-    /** The AWS region. */
-    public static final ConfigOption<String> REGION =
-            ConfigOptions.key("region")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription("The AWS region (default us-east-1).");
+    /** Deprecated alias of {@link S3ConnectionOptions#REGION} (key {@code s3.region}). */
+    @Deprecated public static final ConfigOption<String> REGION = S3ConnectionOptions.REGION;
 
-    /** Path-style requests ({@code endpoint/bucket/key}). */
+    /**
+     * Deprecated alias of {@link S3ConnectionOptions#PATH_STYLE_ACCESS} (key {@code
+     * s3.path-style-access}).
+     */
+    @Deprecated
     public static final ConfigOption<Boolean> PATH_STYLE_ACCESS =
-            ConfigOptions.key("path-style-access")
-                    .booleanType()
-                    .noDefaultValue()
-                    .withDescription(
-                            "Path-style URLs (endpoint/bucket/key); default: true with an"
-                                    + " endpoint, false for AWS.");
+            S3ConnectionOptions.PATH_STYLE_ACCESS;
 
-    /** Static credentials (with {@link #SECRET_KEY}); else the AWS default chain. */
-    public static final ConfigOption<String> ACCESS_KEY =
-            ConfigOptions.key("access-key")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription(
-                            "Access key id; without it the AWS default credentials chain is used"
-                                    + " (environment, profiles, instance roles).");
+    /** Deprecated alias of {@link S3ConnectionOptions#ACCESS_KEY} (key {@code s3.access-key}). */
+    @Deprecated
+    public static final ConfigOption<String> ACCESS_KEY = S3ConnectionOptions.ACCESS_KEY;
 
-    /** The secret of {@link #ACCESS_KEY}; never logged. */
-    public static final ConfigOption<String> SECRET_KEY =
-            ConfigOptions.key("secret-key")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription("Secret access key (with access-key).");
+    /** Deprecated alias of {@link S3ConnectionOptions#SECRET_KEY} (key {@code s3.secret-key}). */
+    @Deprecated
+    public static final ConfigOption<String> SECRET_KEY = S3ConnectionOptions.SECRET_KEY;
 
     /**
      * ClickHouse types of columns, where the one derived from the Flink type is not what the
