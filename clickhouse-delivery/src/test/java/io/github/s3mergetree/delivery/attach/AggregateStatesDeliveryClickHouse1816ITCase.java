@@ -3,22 +3,15 @@ package io.github.s3mergetree.delivery.attach;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.errors.DeliveryException;
-import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.ddl.TableSchema;
-import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Stream;
@@ -46,9 +39,7 @@ class AggregateStatesDeliveryClickHouse1816ITCase {
     @BeforeAll
     static void start() {
         ch = ClickHouse1816.start(dir.resolve("ch1816"), true);
-        client =
-                ClickHouseHttpClient.create(
-                        ClickHouseEndpoint.of("http://127.0.0.1:" + ch.httpPort()));
+        client = AttachDeliveries.client(ch);
     }
 
     @AfterAll
@@ -59,11 +50,7 @@ class AggregateStatesDeliveryClickHouse1816ITCase {
     }
 
     private static MergeTreeTable written(Path at, String ddl, boolean nullable) throws Exception {
-        MergeTreeTable t =
-                MergeTreeTable.open(
-                        TableStore.local(at.toAbsolutePath().toString()),
-                        TableLayouts.fromDdl(ddl),
-                        Clock.systemUTC());
+        MergeTreeTable t = AttachDeliveries.localTable(at, ddl);
         for (int insert = 0; insert < 3; insert++) {
             RowBlockBuilder b =
                     new RowBlockBuilder(
@@ -82,14 +69,7 @@ class AggregateStatesDeliveryClickHouse1816ITCase {
     }
 
     private static AttachDelivery delivery(Path at, String ddl, TableName live) throws Exception {
-        return new AttachDelivery(
-                TableStore.local(at.toAbsolutePath().toString()),
-                TableSchema.parse(ddl),
-                DeliveryTarget.resolve(client, live),
-                client,
-                null,
-                Clock.systemUTC(),
-                DeliveryOptions.defaults().withLease(Duration.ZERO));
+        return AttachDeliveries.delivery(at, TableSchema.parse(ddl), client, live);
     }
 
     @Test

@@ -3,23 +3,16 @@ package io.github.s3mergetree.delivery.attach;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.errors.DeliveryException;
-import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.part.Parts;
-import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -49,9 +42,7 @@ class AggregatingDeliveryClickHouse1816ITCase {
     @BeforeAll
     static void start() {
         ch = ClickHouse1816.start(dir.resolve("ch1816"), true);
-        client =
-                ClickHouseHttpClient.create(
-                        ClickHouseEndpoint.of("http://127.0.0.1:" + ch.httpPort()));
+        client = AttachDeliveries.client(ch);
     }
 
     @AfterAll
@@ -62,11 +53,7 @@ class AggregatingDeliveryClickHouse1816ITCase {
     }
 
     private static MergeTreeTable written(Path at, String ddl) throws Exception {
-        MergeTreeTable t =
-                MergeTreeTable.open(
-                        TableStore.local(at.toAbsolutePath().toString()),
-                        TableLayouts.fromDdl(ddl),
-                        Clock.systemUTC());
+        MergeTreeTable t = AttachDeliveries.localTable(at, ddl);
         for (int insert = 0; insert < 3; insert++) {
             RowBlockBuilder b =
                     new RowBlockBuilder(
@@ -83,14 +70,7 @@ class AggregatingDeliveryClickHouse1816ITCase {
     }
 
     private static AttachDelivery delivery(Path at, String ddl, TableName live) throws Exception {
-        return new AttachDelivery(
-                TableStore.local(at.toString()),
-                TableSchema.parse(ddl),
-                DeliveryTarget.resolve(client, live),
-                client,
-                null,
-                Clock.systemUTC(),
-                DeliveryOptions.defaults().withLease(Duration.ZERO));
+        return AttachDeliveries.delivery(at, TableSchema.parse(ddl), client, live);
     }
 
     @Test

@@ -2,21 +2,15 @@ package io.github.s3mergetree.delivery.attach;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
 import io.github.s3mergetree.delivery.http.Sql;
-import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.delivery.testing.ChDbHttpServer;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.ddl.TableSchema;
-import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableLayouts;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,11 +53,7 @@ class ProjectionAttachDeliveryITCase {
                         + " ORDER BY s), PROJECTION totals (SELECT p, count(), sum(s) GROUP BY p))"
                         + " ENGINE = MergeTree ORDER BY id SETTINGS index_granularity = 256";
         Path at = dir.resolve("written");
-        MergeTreeTable t =
-                MergeTreeTable.open(
-                        TableStore.local(at.toAbsolutePath().toString()),
-                        TableLayouts.fromDdl(ddl),
-                        Clock.systemUTC());
+        MergeTreeTable t = AttachDeliveries.localTable(at, ddl);
         for (int insert = 0; insert < 2; insert++) {
             RowBlockBuilder b =
                     new RowBlockBuilder(
@@ -79,15 +69,7 @@ class ProjectionAttachDeliveryITCase {
         TableSchema schema = TableSchema.parse(ddl);
         TableName live = new TableName("default", "proj_live");
         q(schema.toCreateTableSql().replaceFirst("CREATE TABLE `?t`?", "CREATE TABLE proj_live"));
-        AttachDelivery delivery =
-                new AttachDelivery(
-                        TableStore.local(at.toAbsolutePath().toString()),
-                        schema,
-                        DeliveryTarget.resolve(client, live),
-                        client,
-                        null,
-                        Clock.systemUTC(),
-                        DeliveryOptions.defaults().withLease(Duration.ZERO));
+        AttachDelivery delivery = AttachDeliveries.delivery(at, schema, client, live);
         delivery.check();
         assertThat(delivery.deliverPending().rows()).isEqualTo(10_000);
         assertThat(q("CHECK TABLE proj_live SETTINGS check_query_single_value_result = 1"))

@@ -3,23 +3,16 @@ package io.github.s3mergetree.delivery.attach;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.s3mergetree.delivery.DeliveryOptions;
 import io.github.s3mergetree.delivery.errors.DeliveryException;
-import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.target.DeliveryTarget;
 import io.github.s3mergetree.delivery.target.TableName;
 import io.github.s3mergetree.engine.convert.RowBlockBuilder;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.engine.part.Parts;
-import io.github.s3mergetree.engine.store.TableStore;
 import io.github.s3mergetree.engine.table.MergeTreeTable;
-import io.github.s3mergetree.engine.table.TableLayouts;
 import io.github.s3mergetree.engine.testing.ClickHouse1816;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -43,9 +36,7 @@ class ProjectionDeliveryClickHouse1816ITCase {
     @BeforeAll
     static void start() {
         ch = ClickHouse1816.start(dir.resolve("ch1816"), true);
-        client =
-                ClickHouseHttpClient.create(
-                        ClickHouseEndpoint.of("http://127.0.0.1:" + ch.httpPort()));
+        client = AttachDeliveries.client(ch);
     }
 
     @AfterAll
@@ -63,11 +54,7 @@ class ProjectionDeliveryClickHouse1816ITCase {
                         + ENGINE
                         + " SETTINGS index_granularity_bytes = 0";
         Path at = dir.resolve("proj");
-        MergeTreeTable t =
-                MergeTreeTable.open(
-                        TableStore.local(at.toAbsolutePath().toString()),
-                        TableLayouts.fromDdl(ddl),
-                        Clock.systemUTC());
+        MergeTreeTable t = AttachDeliveries.localTable(at, ddl);
         RowBlockBuilder b =
                 new RowBlockBuilder(
                         "t", t.layout().columnNames(), t.layout().columnTypes(), ZoneOffset.UTC);
@@ -81,14 +68,7 @@ class ProjectionDeliveryClickHouse1816ITCase {
         TableName live = new TableName("default", "proj_live");
         ch.query("CREATE TABLE " + live + " (id UInt64, p UInt8, s UInt64)" + ENGINE);
         AttachDelivery delivery =
-                new AttachDelivery(
-                        TableStore.local(at.toAbsolutePath().toString()),
-                        TableSchema.parse(ddl),
-                        DeliveryTarget.resolve(client, live),
-                        client,
-                        null,
-                        Clock.systemUTC(),
-                        DeliveryOptions.defaults().withLease(Duration.ZERO));
+                AttachDeliveries.delivery(at, TableSchema.parse(ddl), client, live);
         assertThatThrownBy(delivery::check)
                 .isInstanceOf(DeliveryException.class)
                 .hasMessageContaining("ClickHouse 18.16")
