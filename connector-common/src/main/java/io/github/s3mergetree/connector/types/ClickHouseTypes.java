@@ -245,6 +245,13 @@ public final class ClickHouseTypes {
                                     toFlink(tuple.elements().get(i))));
                 }
                 return new RowType(false, fields);
+            case AGGREGATE_FUNCTION:
+                throw new IllegalArgumentException(
+                        "ClickHouse type "
+                                + ch.name()
+                                + " has no Flink type: a state column is written from plain values"
+                                + " of its argument types (the sink makes each row's state) and"
+                                + " cannot be read as a Flink value");
             default:
                 throw new IllegalArgumentException(
                         "ClickHouse type " + ch.name() + " has no Flink type here");

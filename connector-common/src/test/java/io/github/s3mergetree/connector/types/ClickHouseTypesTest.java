@@ -154,6 +154,12 @@ class ClickHouseTypesTest {
             assertThat(ClickHouseTypes.toFlink(type)).as(sample).isNotNull();
             covered.add(type.kind());
         }
+        // state columns have no Flink value: refused, naming the type
+        DataType state = DataTypeParser.parse("AggregateFunction(sum, UInt64)");
+        assertThatThrownBy(() -> ClickHouseTypes.toFlink(state))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("AggregateFunction(sum, UInt64) has no Flink type");
+        covered.add(state.kind());
         assertThat(EnumSet.complementOf(EnumSet.copyOf(covered)))
                 .as("type families without a sample here: add one with its Flink type")
                 .isEmpty();
