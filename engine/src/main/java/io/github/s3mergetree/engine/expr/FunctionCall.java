@@ -37,6 +37,8 @@ public final class FunctionCall extends BaseExpr {
         IN,
         /** {@code (a, b)}. */
         TUPLE,
+        /** {@code a[i]}: the first argument subscripted by the second. */
+        SUBSCRIPT,
         /** Prints as its only argument: the conversion ClickHouse applies to a DEFAULT value. */
         IMPLICIT
     }
@@ -129,6 +131,8 @@ public final class FunctionCall extends BaseExpr {
                 }
             case POSTFIX:
                 return operand(args.get(0)) + " " + operator;
+            case SUBSCRIPT:
+                return operand(args.get(0)) + "[" + args.get(1).toSql() + "]";
             case IN:
                 {
                     StringBuilder b = new StringBuilder(operand(args.get(0)));
