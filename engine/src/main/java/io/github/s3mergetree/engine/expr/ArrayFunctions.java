@@ -34,6 +34,7 @@ import java.util.List;
  *       compared by value across types, NULL finds NULL elements.
  *   <li>{@code arrayDistinct(a)}: the distinct non-NULL elements in order of first appearance
  *       (floats distinct by bits), of the element type without Nullable.
+ *   <li>{@code arraySort(a)} (without a lambda): ascending, NaN after the numbers, NULL last.
  * </ul>
  *
  * <p>As ClickHouse does, LowCardinality is removed from the argument types at every level, so the
@@ -62,6 +63,8 @@ final class ArrayFunctions {
         Functions.register(
                 new Functions.Def(
                         "arrayDistinct", ArrayFunctions::bindDistinct, true, false, false));
+        Functions.register(
+                new Functions.Def("arraySort", ArrayFunctions::bindSort, true, false, false));
     }
 
     /** The type of argument {@code i} without LowCardinality at any level. */
@@ -357,6 +360,84 @@ final class ArrayFunctions {
                     }
                     return out;
                 });
+    }
+
+    // ---- arraySort -----------------------------------------------------------------------
+
+    /**
+     * {@code arraySort(a)} (no lambda): each array's elements in ascending order, NaN after the
+     * numbers, NULL last; equal elements keep their order.
+     */
+    private static Functions.Bound bindSort(List<Expr> args, List<DataType> types, int pos) {
+        if (args.size() != 1) {
+            throw Functions.argCount("arraySort", args.size(), "1", pos);
+        }
+        DataType container = argType(args, 0);
+        if (!(container instanceof ArrayType at)) {
+            throw Functions.illegalType(args.get(0).resultType(), 0, "arraySort", pos);
+        }
+        DataType element = at.element();
+        DataType base = element instanceof NullableType nt ? nt.nested() : element;
+        if (ComparableValues.kindOf(base) == null) {
+            throw ExprException.unsupported(
+                    "arraySort of " + container.name() + " is not supported", pos);
+        }
+        return new Functions.Bound(
+                container,
+                (cols, n, ctx) -> {
+                    ArrayColumn arr = (ArrayColumn) cols[0];
+                    Column elems = arr.elements();
+                    ComparableValues v = ComparableValues.of(elems, element, elems.size());
+                    ArrayColumn out = new ArrayColumn(elems.newEmpty(elems.size()), n);
+                    int[] order = new int[16];
+                    int[] scratch = new int[16];
+                    for (int i = 0; i < n; i++) {
+                        int start = arr.start(i);
+                        int len = arr.end(i) - start;
+                        if (order.length < len) {
+                            order = new int[len];
+                            scratch = new int[len];
+                        }
+                        for (int j = 0; j < len; j++) {
+                            order[j] = start + j;
+                        }
+                        mergeSort(order, scratch, 0, len, v);
+                        for (int j = 0; j < len; j++) {
+                            out.elements().appendFrom(elems, order[j]);
+                        }
+                        out.endRow();
+                    }
+                    return out;
+                });
+    }
+
+    /** A stable sort of {@code a[from, to)} by {@link ComparableValues#compareAt}. */
+    private static void mergeSort(int[] a, int[] tmp, int from, int to, ComparableValues v) {
+        if (to - from <= 12) {
+            for (int i = from + 1; i < to; i++) {
+                int x = a[i];
+                int j = i - 1;
+                while (j >= from && v.compareAt(a[j], x) > 0) {
+                    a[j + 1] = a[j];
+                    j--;
+                }
+                a[j + 1] = x;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(a, tmp, from, mid, v);
+        mergeSort(a, tmp, mid, to, v);
+        System.arraycopy(a, from, tmp, from, to - from);
+        int l = from;
+        int r = mid;
+        for (int k = from; k < to; k++) {
+            if (r >= to || (l < mid && v.compareAt(tmp[l], tmp[r]) <= 0)) {
+                a[k] = tmp[l++];
+            } else {
+                a[k] = tmp[r++];
+            }
+        }
     }
 
     /** The key and value columns of a Map column (its {@code Array(Tuple(K, V))} storage). */

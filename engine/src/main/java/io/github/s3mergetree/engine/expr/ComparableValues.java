@@ -232,6 +232,36 @@ final class ComparableValues {
         };
     }
 
+    /**
+     * The order of {@code arraySort} between values {@code i} and {@code j} of this column:
+     * ascending (integers by their signedness, strings bytewise unsigned), NaN after all numbers,
+     * NULL last.
+     */
+    int compareAt(int i, int j) {
+        boolean n1 = isNull(i);
+        boolean n2 = isNull(j);
+        if (n1 || n2) {
+            return Boolean.compare(n1, n2);
+        }
+        return switch (kind) {
+            case INTEGER ->
+                    unsigned
+                            ? Long.compareUnsigned(longs[i], longs[j])
+                            : Long.compare(longs[i], longs[j]);
+            case FLOAT -> {
+                double a = doubles[i];
+                double b = doubles[j];
+                boolean nanA = Double.isNaN(a);
+                boolean nanB = Double.isNaN(b);
+                if (nanA || nanB) {
+                    yield Boolean.compare(nanA, nanB);
+                }
+                yield a < b ? -1 : a > b ? 1 : 0;
+            }
+            default -> Arrays.compareUnsigned(bytes, starts[i], ends[i], bytes, starts[j], ends[j]);
+        };
+    }
+
     /** A hash of value {@code i} consistent with {@link #sameAt}. */
     int hashAt(int i) {
         if (isNull(i)) {

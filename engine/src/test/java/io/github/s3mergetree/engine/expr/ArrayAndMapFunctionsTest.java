@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * empty}, {@code notEmpty}, {@code a[i]} (1-based, negative, 0, out of range, Nullable and UInt64
  * indexes), {@code has}, {@code indexOf}, {@code arrayDistinct}, {@code m[k]} (missing keys,
  * duplicate keys, integer keys), {@code mapKeys}, {@code mapValues}, {@code mapContains}, {@code
- * splitByChar}, {@code splitByString} and {@code arrayStringConcat}, over empty arrays, NULL
- * elements, LowCardinality elements and keys and unicode strings.
+ * splitByChar}, {@code splitByString}, {@code arrayStringConcat} and {@code arraySort}, over empty
+ * arrays, NULL elements, LowCardinality elements and keys and unicode strings.
  */
 class ArrayAndMapFunctionsTest {
     @ChDbSession static ChDb db;
@@ -136,6 +136,8 @@ class ArrayAndMapFunctionsTest {
                             "arrayDistinct(a)[1]",
                             "arrayStringConcat(a, ',')",
                             "arrayStringConcat(a)",
+                            "arraySort(a)",
+                            "arraySort(arrayDistinct(a))",
                             "LENGTH(a) + 1"),
                     inputs);
         }
@@ -193,6 +195,7 @@ class ArrayAndMapFunctionsTest {
                             "a[i]",
                             "a[-2]",
                             "arrayDistinct(a)",
+                            "arraySort(a)",
                             "length(a)"),
                     inputs);
         }
@@ -270,7 +273,8 @@ class ArrayAndMapFunctionsTest {
                             "notEmpty(m)",
                             "has(mapKeys(m), k)",
                             "length(mapKeys(m))",
-                            "mapKeys(m)[1]"),
+                            "mapKeys(m)[1]",
+                            "arraySort(mapKeys(m))"),
                     inputs);
         }
     }
