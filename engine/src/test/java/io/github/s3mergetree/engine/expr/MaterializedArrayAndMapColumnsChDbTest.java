@@ -26,9 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * MATERIALIZED columns over Map and Array columns ({@code attributes['service.name']}, {@code
- * tags[1]}, {@code length(tags)}, {@code mapKeys(attributes)}, {@code splitByChar(',', csv)}):
- * computed by our expressions, written into a part, attached to chDB, whose own computation of the
- * same expressions over the stored columns must give the stored values.
+ * tags[1]}, {@code length(tags)}, {@code mapKeys(attributes)}, {@code splitByChar(',', csv)} into
+ * an {@code Array(LowCardinality(String))}): computed by our expressions, written into a part,
+ * attached to chDB, whose own computation of the same expressions over the stored columns must give
+ * the stored values.
  */
 class MaterializedArrayAndMapColumnsChDbTest {
     @TempDir static Path tmp;
@@ -44,7 +45,8 @@ class MaterializedArrayAndMapColumnsChDbTest {
                     + " LowCardinality(String) MATERIALIZED attributes['service.name'], first_tag"
                     + " String MATERIALIZED tags[1], last_tag String MATERIALIZED tags[-1],"
                     + " tag_count UInt32 MATERIALIZED length(tags), keys Array(String) MATERIALIZED"
-                    + " mapKeys(attributes), parts Array(String) MATERIALIZED splitByChar(',',"
+                    + " mapKeys(attributes), parts Array(LowCardinality(String)) MATERIALIZED"
+                    + " splitByChar(',',"
                     + " csv), has_env UInt8 MATERIALIZED mapContains(attributes, 'env'), uniq"
                     + " Array(String) MATERIALIZED arrayDistinct(tags)) ENGINE = MergeTree ORDER BY"
                     + " (service, id) SETTINGS index_granularity = 64";
