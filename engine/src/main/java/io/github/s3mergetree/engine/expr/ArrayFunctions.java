@@ -35,6 +35,8 @@ import java.util.List;
  *   <li>{@code arrayDistinct(a)}: the distinct non-NULL elements in order of first appearance
  *       (floats distinct by bits), of the element type without Nullable.
  *   <li>{@code arraySort(a)} (without a lambda): ascending, NaN after the numbers, NULL last.
+ *   <li>{@code [a, b]} / {@code array(a, b)}: the arguments in their common type; {@code []} (and
+ *       {@code map()}) only as the whole DEFAULT of an Array (Map) column.
  * </ul>
  *
  * <p>As ClickHouse does, LowCardinality is removed from the argument types at every level, so the
@@ -65,6 +67,96 @@ final class ArrayFunctions {
                         "arrayDistinct", ArrayFunctions::bindDistinct, true, false, false));
         Functions.register(
                 new Functions.Def("arraySort", ArrayFunctions::bindSort, true, false, false));
+        Functions.register(
+                new Functions.Def("array", ArrayFunctions::bindArray, false, false, false));
+    }
+
+    // ---- array literals --------------------------------------------------------------------
+
+    /**
+     * {@code [a, b, ...]} / {@code array(a, b, ...)}: an array of the arguments converted to their
+     * common type (numbers to the least type holding them all, FixedString and String to String).
+     */
+    private static Functions.Bound bindArray(List<Expr> args, List<DataType> types, int pos) {
+        if (args.isEmpty()) {
+            throw ExprException.unsupported(
+                    "The empty array [] (of type Array(Nothing)) is only supported as the whole"
+                            + " DEFAULT value of an Array column",
+                    pos);
+        }
+        List<DataType> inner = new java.util.ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            DataType t = argType(args, i);
+            if (t instanceof NullableType) {
+                throw ExprException.unsupported(
+                        "Arrays of Nullable values are not supported in expressions (element "
+                                + (i + 1)
+                                + " is "
+                                + t.name()
+                                + ")",
+                        pos);
+            }
+            inner.add(t);
+        }
+        DataType element = ConditionalFunctions.supertype("array", inner, pos);
+        List<FunctionCall.Kernel> converters = new java.util.ArrayList<>();
+        for (DataType t : inner) {
+            converters.add(ConditionalFunctions.converter(t, element, pos));
+        }
+        return new Functions.Bound(
+                new ArrayType(element),
+                (cols, n, ctx) -> {
+                    Column[] values = new Column[cols.length];
+                    for (int b = 0; b < cols.length; b++) {
+                        values[b] = converters.get(b).apply(new Column[] {cols[b]}, n, ctx);
+                    }
+                    ArrayColumn out = new ArrayColumn(values[0].newEmpty(n * cols.length), n);
+                    for (int i = 0; i < n; i++) {
+                        for (Column v : values) {
+                            out.elements().appendFrom(v, i);
+                        }
+                        out.endRow();
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * The DEFAULT value {@code []} of an Array column or {@code map()} of a Map column (ClickHouse
+     * types them Array(Nothing) / Map(Nothing, Nothing) and converts them to the column's type): an
+     * expression of empty values of {@code target}; null for any other DEFAULT.
+     */
+    static Expr emptyDefault(Ast ast, DataType target) {
+        DataType t = ComparableValues.stripLowCardinalityDeep(target);
+        boolean emptyArray =
+                ast.kind == Ast.Kind.CALL
+                        && ast.form == FunctionCall.Form.ARRAY
+                        && ast.args.isEmpty()
+                        && t instanceof ArrayType;
+        boolean emptyMap =
+                ast.kind == Ast.Kind.CALL
+                        && ast.form == FunctionCall.Form.CALL
+                        && ast.name.equals("map")
+                        && ast.args.isEmpty()
+                        && t instanceof MapType;
+        if (!emptyArray && !emptyMap) {
+            return null;
+        }
+        return new FunctionCall(
+                emptyArray ? "array" : "map",
+                null,
+                emptyArray ? FunctionCall.Form.ARRAY : FunctionCall.Form.CALL,
+                List.of(),
+                target,
+                (cols, n, ctx) -> {
+                    Column c = Columns.create(target, n);
+                    for (int i = 0; i < n; i++) {
+                        c.appendDefault();
+                    }
+                    return c;
+                },
+                new boolean[0],
+                false);
     }
 
     /** The type of argument {@code i} without LowCardinality at any level. */

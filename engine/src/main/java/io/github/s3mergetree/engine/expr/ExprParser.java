@@ -253,6 +253,10 @@ public final class ExprParser {
                 }
                 return Literal.ofNull(target);
             }
+            Expr empty = ArrayFunctions.emptyDefault(ast, target);
+            if (empty != null) {
+                return empty;
+            }
             Expr e = new Binder(columns, false).bind(ast);
             return ConversionFunctions.convert(e, target, ast.position);
         }
@@ -730,7 +734,26 @@ public final class ExprParser {
                 case BARE_WORD:
                     return word(k);
                 case OPEN_BRACKET:
-                    throw ExprException.unsupported("Array literals are not supported", k.start());
+                    {
+                        // [a, b] is array(a, b), as ClickHouse parses it
+                        List<Ast> items = new ArrayList<>();
+                        enter(k);
+                        if (peek().type() != Type.CLOSE_BRACKET) {
+                            while (true) {
+                                items.add(expression());
+                                checkEnd();
+                                if (peek().type() == Type.COMMA) {
+                                    next();
+                                    continue;
+                                }
+                                break;
+                            }
+                        }
+                        expect(Type.CLOSE_BRACKET, "',' or ']' in the array");
+                        leave();
+                        return checkedOperator(
+                                "array", null, FunctionCall.Form.ARRAY, items, k.start());
+                    }
                 default:
                     throw unexpected(k, "an expression");
             }

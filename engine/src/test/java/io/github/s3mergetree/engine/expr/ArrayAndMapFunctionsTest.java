@@ -360,6 +360,62 @@ class ArrayAndMapFunctionsTest {
     }
 
     @Test
+    void arrayLiteralsMatchChDb() {
+        Random r = new Random(11);
+        int n = 60;
+        List<ArrayOracle.Input> inputs =
+                List.of(
+                        input("s", "String", rows(n, () -> word(r, false))),
+                        input("i", "Int8", rows(n, () -> (long) (r.nextInt(9) - 4))),
+                        input("a", "Array(String)", rows(n, () -> array(r, () -> word(r, false)))));
+        assertAgree(
+                List.of(
+                        "['a', s]",
+                        "[s, 'é', s][i]",
+                        "length([1, 2, 3])",
+                        "[1, 2, 300]",
+                        "[i, 1000]",
+                        "[1, -1]",
+                        "has(['a', 'b', 'service.name'], s)",
+                        "arrayStringConcat(['x', s], '-')",
+                        "indexOf(a, ['é', s][1])",
+                        "arrayDistinct([s, s, 'a'])",
+                        "array(s, 'b')"),
+                inputs);
+    }
+
+    /** {@code DEFAULT []} and {@code DEFAULT map()}, common in real DDL, give empty values. */
+    @Test
+    void emptyArrayAndMapDefaults() {
+        String ddl =
+                "CREATE TABLE empty_defaults (id UInt32, tags Array(LowCardinality(String)) DEFAULT"
+                        + " [], attrs Map(String, String) DEFAULT map()) ENGINE = MergeTree ORDER BY"
+                        + " id";
+        io.github.s3mergetree.engine.ddl.TableSchema schema =
+                io.github.s3mergetree.engine.ddl.TableSchema.parse(ddl);
+        Expr tags = schema.column("tags").orElseThrow().defaultExpression().orElseThrow();
+        Expr attrs = schema.column("attrs").orElseThrow().defaultExpression().orElseThrow();
+        assertThat(tags.toSql()).isEqualTo("[]");
+        assertThat(attrs.toSql()).isEqualTo("map()");
+        io.github.s3mergetree.engine.column.Block block =
+                new io.github.s3mergetree.engine.column.Block(
+                        List.of("id"),
+                        List.of(DataTypeParser.parse("UInt32")),
+                        List.of(Vectors.fromLongs(new long[3], 3, DataTypeParser.parse("UInt32"))));
+        for (Expr e : List.of(tags, attrs)) {
+            io.github.s3mergetree.engine.column.ArrayColumn c =
+                    (io.github.s3mergetree.engine.column.ArrayColumn)
+                            e.evaluate(block, EvaluationContext.utc());
+            assertThat(c.size()).isEqualTo(3);
+            assertThat(c.end(2)).isZero();
+        }
+        db.execute(ddl);
+        assertThatThrownBy(() -> ExprParser.parse("length([])", Map.of()))
+                .isInstanceOf(ExprException.class)
+                .hasMessageContaining("Array(Nothing)");
+    }
+
+    @Test
     void refusesWhatClickHouseRefuses() {
         Map<String, DataType> cols =
                 Map.of(
