@@ -202,6 +202,34 @@ class ArrayAndMapFunctionsTest {
     }
 
     @Test
+    void arraysOfFloatsMatchChDb() {
+        Random r = new Random(21);
+        int n = 80;
+        double[] pool = {0.0, -0.0, 1.0, 1.5, Double.NaN, -1.0, Double.POSITIVE_INFINITY, 255.0};
+        for (String type :
+                List.of("Array(Float64)", "Array(Float32)", "Array(Nullable(Float64))")) {
+            boolean nulls = type.contains("Nullable");
+            Supplier<Object> element =
+                    () -> nulls && r.nextInt(5) == 0 ? null : pool[r.nextInt(pool.length)];
+            List<ArrayOracle.Input> inputs =
+                    List.of(
+                            input("a", type, rows(n, () -> array(r, element))),
+                            input("x", "Int64", rows(n, () -> (long) (r.nextInt(5) - 2))));
+            assertAgree(
+                    List.of(
+                            "has(a, x)",
+                            "indexOf(a, x)",
+                            "has(a, 1.5)",
+                            "has(a, 255)",
+                            "a[x]",
+                            "arrayDistinct(a)",
+                            "length(arrayDistinct(a))",
+                            "arraySort(a)"),
+                    inputs);
+        }
+    }
+
+    @Test
     void mapsMatchChDb() {
         Random r = new Random(1);
         int n = 80;

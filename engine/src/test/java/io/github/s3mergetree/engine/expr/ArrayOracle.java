@@ -5,6 +5,8 @@ import io.github.s3mergetree.engine.column.Block;
 import io.github.s3mergetree.engine.column.ByteColumn;
 import io.github.s3mergetree.engine.column.Column;
 import io.github.s3mergetree.engine.column.Columns;
+import io.github.s3mergetree.engine.column.DoubleColumn;
+import io.github.s3mergetree.engine.column.FloatColumn;
 import io.github.s3mergetree.engine.column.IntColumn;
 import io.github.s3mergetree.engine.column.LongColumn;
 import io.github.s3mergetree.engine.column.NullableColumn;
@@ -149,6 +151,14 @@ final class ArrayOracle {
             ((StringColumn) c).add((String) v);
             return;
         }
+        if (v instanceof Double d) {
+            if (c instanceof FloatColumn f) {
+                f.add((float) (double) d);
+            } else {
+                ((DoubleColumn) c).add(d);
+            }
+            return;
+        }
         long x = (Long) v;
         if (c instanceof ByteColumn b) {
             b.add((byte) x);
@@ -174,6 +184,11 @@ final class ArrayOracle {
         }
         if (v instanceof String s) {
             return SqlLexer.quoteString(s);
+        }
+        if (v instanceof Double d) {
+            return d.isNaN()
+                    ? "nan"
+                    : d.isInfinite() ? (d > 0 ? "inf" : "-inf") : Double.toString(d);
         }
         if (v instanceof Long l) {
             return t.kind() == TypeKind.UINT64 ? Long.toUnsignedString(l) : Long.toString(l);
@@ -252,6 +267,9 @@ final class ArrayOracle {
         if (t.kind() == TypeKind.STRING || t.kind() == TypeKind.FIXED_STRING) {
             return "concat('\"', hex(" + x + "), '\"')";
         }
+        if (t.kind() == TypeKind.FLOAT32 || t.kind() == TypeKind.FLOAT64) {
+            return "toString(reinterpretAsUInt64(toFloat64(" + x + ")))";
+        }
         return "toString(" + x + ")";
     }
 
@@ -274,6 +292,10 @@ final class ArrayOracle {
             byte[] b = new byte[s.length(i)];
             System.arraycopy(s.bytes(), s.start(i), b, 0, b.length);
             return "\"" + HexFormat.of().withUpperCase().formatHex(b) + "\"";
+        }
+        if (t.kind() == TypeKind.FLOAT32 || t.kind() == TypeKind.FLOAT64) {
+            double d = Vectors.doubles(c, t, i + 1)[i];
+            return Long.toUnsignedString(Double.doubleToRawLongBits(d));
         }
         long v = Vectors.longs(c, t, i + 1)[i];
         return t.kind() == TypeKind.UINT64 ? Long.toUnsignedString(v) : Long.toString(v);
