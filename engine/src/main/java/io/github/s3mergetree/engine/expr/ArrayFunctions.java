@@ -363,6 +363,7 @@ final class ArrayFunctions {
         DataType needle = argType(args, 1);
         ComparableValues.checkComparable(element, needle, fn, pos);
         boolean stringNeedle = isNullableString(needle);
+        boolean constantArray = args.get(0).isConstant();
         DataType rt = index ? DataTypes.UINT64 : DataTypes.UINT8;
         return new Functions.Bound(
                 rt,
@@ -371,7 +372,7 @@ final class ArrayFunctions {
                     ComparableValues elems =
                             ComparableValues.of(arr.elements(), element, arr.elements().size());
                     ComparableValues x = ComparableValues.of(cols[1], needle, n);
-                    ComparableValues.unify(elems, element, x, needle);
+                    ComparableValues.unify(elems, element, x, needle, constantArray);
                     if (stringNeedle) {
                         x.compareNullsAsEmptyString();
                     }

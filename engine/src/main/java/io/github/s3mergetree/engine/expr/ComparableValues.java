@@ -144,10 +144,20 @@ final class ComparableValues {
      * -1)} is 0); an integer compared with a float becomes that float type.
      */
     static void unify(ComparableValues a, DataType ta, ComparableValues b, DataType tb) {
+        unify(a, ta, b, tb, false);
+    }
+
+    /**
+     * As {@link #unify(ComparableValues, DataType, ComparableValues, DataType)}, but with {@code
+     * accurate} integers compare by their value, as ClickHouse's {@code has} does when the array is
+     * a constant ({@code has([toUInt32(4294967295)], x)} is 0 for an Int32 {@code x} of -1).
+     */
+    static void unify(
+            ComparableValues a, DataType ta, ComparableValues b, DataType tb, boolean accurate) {
         ta = baseType(ta);
         tb = baseType(tb);
         if (a.kind == Kind.INTEGER && b.kind == Kind.INTEGER) {
-            if (!ta.equals(tb)) {
+            if (!ta.equals(tb) && !accurate) {
                 DataType common = commonIntegerType(ta, tb);
                 a.wrapTo(common);
                 b.wrapTo(common);
@@ -210,7 +220,7 @@ final class ComparableValues {
             return n1 && n2;
         }
         return switch (kind) {
-            case INTEGER -> longs[i] == o.longs[j];
+            case INTEGER -> longs[i] == o.longs[j] && (unsigned == o.unsigned || longs[i] >= 0);
             case FLOAT -> doubles[i] == o.doubles[j];
             default -> Arrays.equals(bytes, starts[i], ends[i], o.bytes, o.starts[j], o.ends[j]);
         };

@@ -395,6 +395,10 @@ class ArrayAndMapFunctionsTest {
                 List.of(
                         input("s", "String", rows(n, () -> word(r, false))),
                         input("i", "Int8", rows(n, () -> (long) (r.nextInt(9) - 4))),
+                        input(
+                                "x",
+                                "Int32",
+                                rows(n, () -> r.nextBoolean() ? -1L : (long) r.nextInt(3))),
                         input("a", "Array(String)", rows(n, () -> array(r, () -> word(r, false)))));
         assertAgree(
                 List.of(
@@ -408,7 +412,10 @@ class ArrayAndMapFunctionsTest {
                         "arrayStringConcat(['x', s], '-')",
                         "indexOf(a, ['é', s][1])",
                         "arrayDistinct([s, s, 'a'])",
-                        "array(s, 'b')"),
+                        "array(s, 'b')",
+                        "has([4294967295, 1], x)",
+                        "indexOf([255, 2], x)",
+                        "has([-1, 1], x)"),
                 inputs);
     }
 
