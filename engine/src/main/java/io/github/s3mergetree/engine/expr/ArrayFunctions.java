@@ -30,8 +30,10 @@ import java.util.List;
  *       entry with key {@code k} (the key converted to the map's key type), the value type's
  *       default when there is none. A Nullable index or key gives a Nullable result, NULL where it
  *       is NULL.
- *   <li>{@code has(a, x)} (UInt8) and {@code indexOf(a, x)} (UInt64, 1-based, 0 if absent): numbers
- *       compared by value across types, NULL finds NULL elements.
+ *   <li>{@code has(a, x)} (UInt8) and {@code indexOf(a, x)} (UInt64, 1-based, 0 if absent): the
+ *       numbers of an array column compared after C++'s conversions ({@code has(a, -1)} of an
+ *       {@code Array(UInt64)} column finds 18446744073709551615), of a constant array by value; a
+ *       NULL number finds NULL elements, a NULL {@code Nullable(String)} compares as {@code ''}.
  *   <li>{@code arrayDistinct(a)}: the distinct non-NULL elements in order of first appearance
  *       (floats distinct by bits), of the element type without Nullable.
  *   <li>{@code arraySort(a)} (without a lambda): ascending, NaN after the numbers, NULL last.
