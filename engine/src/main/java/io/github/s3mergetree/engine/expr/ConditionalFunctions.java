@@ -122,7 +122,7 @@ final class ConditionalFunctions {
     }
 
     /** Converts a branch to the common type; a FixedString becomes a String with its padding. */
-    private static FunctionCall.Kernel converter(DataType from, DataType to, int pos) {
+    static FunctionCall.Kernel converter(DataType from, DataType to, int pos) {
         if (from.kind() == TypeKind.FIXED_STRING && to.kind() == TypeKind.STRING) {
             return (cols, n, ctx) -> {
                 io.github.s3mergetree.engine.column.FixedBytesColumn f =

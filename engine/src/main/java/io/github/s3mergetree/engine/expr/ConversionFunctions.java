@@ -913,7 +913,11 @@ final class ConversionFunctions {
 
     /** A kernel converting values of {@code from} to {@code to} (both without wrappers). */
     static Functions.Bound converter(DataType from, DataType to, int pos) {
-        if (from.equals(to)) {
+        if (from.equals(to)
+                || ComparableValues.stripLowCardinalityDeep(from)
+                        .equals(ComparableValues.stripLowCardinalityDeep(to))) {
+            // LowCardinality inside an Array / Map / Tuple (Array(String) to
+            // Array(LowCardinality(String))) changes nothing in memory
             return new Functions.Bound(to, (cols, n, ctx) -> cols[0]);
         }
         TypeKind k = to.kind();

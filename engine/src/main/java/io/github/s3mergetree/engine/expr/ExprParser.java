@@ -21,10 +21,11 @@ import java.util.Set;
  * (constants)}, {@code [NOT] BETWEEN}, {@code IS [NOT] NULL}, {@code NOT}, {@code AND}, {@code OR},
  * all with ClickHouse's precedence (lowest first: OR, AND, NOT, IS NULL, BETWEEN, comparisons and
  * IN, + -, * / %, unary minus), parenthesised tuples {@code (a, b)}, and {@code CAST(x AS T)} /
- * {@code CAST(x, 'T')} / {@code x::T}. LIKE, lambdas, arrays and subqueries are rejected as
- * unsupported. As ClickHouse does, a minus sign in front of a number literal makes a negative
- * literal ({@code -1} is an Int8 constant, not {@code negate(1)}), and in partition keys {@code %}
- * / {@code modulo} means {@code moduloLegacy}.
+ * {@code CAST(x, 'T')} / {@code x::T}, and subscripts {@code a[i]} / {@code m['k']} ({@code
+ * arrayElement}). LIKE, lambdas, array literals and subqueries are rejected as unsupported. As
+ * ClickHouse does, a minus sign in front of a number literal makes a negative literal ({@code -1}
+ * is an Int8 constant, not {@code negate(1)}), and in partition keys {@code %} / {@code modulo}
+ * means {@code moduloLegacy}.
  *
  * <p>Why a parser of our own: the engine must compute keys exactly as ClickHouse does, so it needs
  * the expression itself, typed by ClickHouse's rules, not just its text.
@@ -251,6 +252,10 @@ public final class ExprParser {
                             ast.position);
                 }
                 return Literal.ofNull(target);
+            }
+            Expr empty = ArrayFunctions.emptyDefault(ast, target);
+            if (empty != null) {
+                return empty;
             }
             Expr e = new Binder(columns, false).bind(ast);
             return ConversionFunctions.convert(e, target, ast.position);
@@ -639,14 +644,34 @@ public final class ExprParser {
             return postfix();
         }
 
+        /** A primary expression followed by {@code ::T} casts and {@code [i]} subscripts. */
         Ast postfix() {
             Ast a = primary();
-            while (peek().type() == Type.OPERATOR && peek().text().equals("::")) {
-                Token op = next();
-                DataType type = typeAt(peek());
-                a = checked(Ast.cast(a, type, op.start()));
+            while (true) {
+                Token k = peek();
+                if (k.type() == Type.OPERATOR && k.text().equals("::")) {
+                    next();
+                    DataType type = typeAt(peek());
+                    a = checked(Ast.cast(a, type, k.start()));
+                } else if (k.type() == Type.OPEN_BRACKET) {
+                    // a[i] is arrayElement(a, i), as ClickHouse parses it
+                    next();
+                    enter(k);
+                    Ast index = expression();
+                    checkEnd();
+                    expect(Type.CLOSE_BRACKET, "']' after the subscript");
+                    leave();
+                    a =
+                            checkedOperator(
+                                    "arrayElement",
+                                    "[]",
+                                    FunctionCall.Form.SUBSCRIPT,
+                                    List.of(a, index),
+                                    k.start());
+                } else {
+                    return a;
+                }
             }
-            return a;
         }
 
         Ast checkedOperator(
@@ -709,7 +734,26 @@ public final class ExprParser {
                 case BARE_WORD:
                     return word(k);
                 case OPEN_BRACKET:
-                    throw ExprException.unsupported("Array literals are not supported", k.start());
+                    {
+                        // [a, b] is array(a, b), as ClickHouse parses it
+                        List<Ast> items = new ArrayList<>();
+                        enter(k);
+                        if (peek().type() != Type.CLOSE_BRACKET) {
+                            while (true) {
+                                items.add(expression());
+                                checkEnd();
+                                if (peek().type() == Type.COMMA) {
+                                    next();
+                                    continue;
+                                }
+                                break;
+                            }
+                        }
+                        expect(Type.CLOSE_BRACKET, "',' or ']' in the array");
+                        leave();
+                        return checkedOperator(
+                                "array", null, FunctionCall.Form.ARRAY, items, k.start());
+                    }
                 default:
                     throw unexpected(k, "an expression");
             }

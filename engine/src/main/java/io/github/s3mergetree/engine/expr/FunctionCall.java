@@ -37,6 +37,10 @@ public final class FunctionCall extends BaseExpr {
         IN,
         /** {@code (a, b)}. */
         TUPLE,
+        /** {@code [a, b]}: an array of the arguments. */
+        ARRAY,
+        /** {@code a[i]}: the first argument subscripted by the second. */
+        SUBSCRIPT,
         /** Prints as its only argument: the conversion ClickHouse applies to a DEFAULT value. */
         IMPLICIT
     }
@@ -129,6 +133,10 @@ public final class FunctionCall extends BaseExpr {
                 }
             case POSTFIX:
                 return operand(args.get(0)) + " " + operator;
+            case ARRAY:
+                return "[" + joinSql() + "]";
+            case SUBSCRIPT:
+                return operand(args.get(0)) + "[" + args.get(1).toSql() + "]";
             case IN:
                 {
                     StringBuilder b = new StringBuilder(operand(args.get(0)));
@@ -192,6 +200,14 @@ public final class FunctionCall extends BaseExpr {
     public String columnName() {
         if (form == Form.IMPLICIT) {
             return args.get(0).columnName();
+        }
+        if (form == Form.ARRAY && args.stream().allMatch(a -> a instanceof Literal)) {
+            // an array of literals is one literal: ClickHouse names it as written
+            StringBuilder b = new StringBuilder("[");
+            for (int i = 0; i < args.size(); i++) {
+                b.append(i > 0 ? ", " : "").append(args.get(i).columnName());
+            }
+            return b.append(']').toString();
         }
         if (form == Form.IN) {
             // ClickHouse's name: in(x, (1, 2)), or in(x, 1) for one element

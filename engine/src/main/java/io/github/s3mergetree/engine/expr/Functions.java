@@ -59,6 +59,9 @@ final class Functions {
         DateTime64Functions.register();
         ConditionalFunctions.register();
         RegexFunctions.register();
+        ArrayFunctions.register();
+        MapFunctions.register();
+        SplitFunctions.register();
     }
 
     /** The definition of {@code name} as ClickHouse resolves it, or null. */
