@@ -20,9 +20,9 @@ public final class StateFunctions {
 
     /**
      * Whether {@code type}'s states start with the Null combinator's flag byte: sum, avg, min, max,
-     * any, anyLast and uniqExact over a Nullable argument. ClickHouse 18.16 serializes these states
-     * without the flag (count and groupArray of Nullable, and every other supported state, are the
-     * same bytes in 18.16 and 26.x), so it cannot read them from our parts.
+     * any, anyLast, uniqExact and uniq over a Nullable argument. ClickHouse 18.16 serializes these
+     * states without the flag (count and groupArray of Nullable, and every other supported state,
+     * are the same bytes in 18.16 and 26.x), so it cannot read them from our parts.
      */
     public static boolean startsWithNullFlag(AggregateFunctionType type) {
         return of(type) instanceof NullableArgumentState<?>;
@@ -55,11 +55,14 @@ public final class StateFunctions {
                     case AVG -> new AvgState(plain);
                     case ANY, ANY_LAST, MIN, MAX -> new SelectingState(f, plain);
                     case UNIQ_EXACT -> new UniqExactState(plain);
+                    case UNIQ -> new UniqState(plain);
                     default -> throw new IllegalStateException(f.name());
                 };
         return a instanceof NullableType
                 ? new NullableArgumentState<>(
-                        nested, f != AggregateFunctionType.Function.UNIQ_EXACT)
+                        nested,
+                        f != AggregateFunctionType.Function.UNIQ_EXACT
+                                && f != AggregateFunctionType.Function.UNIQ)
                 : nested;
     }
 }

@@ -36,7 +36,8 @@ public final class AggregateFunctionType extends DataType {
         ARG_MIN("argMin"),
         ARG_MAX("argMax"),
         GROUP_ARRAY("groupArray"),
-        UNIQ_EXACT("uniqExact");
+        UNIQ_EXACT("uniqExact"),
+        UNIQ("uniq");
 
         private final String canonicalName;
 
@@ -59,7 +60,8 @@ public final class AggregateFunctionType extends DataType {
                     "argMin", Function.ARG_MIN,
                     "argMax", Function.ARG_MAX,
                     "groupArray", Function.GROUP_ARRAY,
-                    "uniqExact", Function.UNIQ_EXACT);
+                    "uniqExact", Function.UNIQ_EXACT,
+                    "uniq", Function.UNIQ);
 
     /** Names and aliases ClickHouse registers case-insensitively, upper-cased. */
     private static final Map<String, Function> INSENSITIVE =
@@ -166,10 +168,10 @@ public final class AggregateFunctionType extends DataType {
                             "Aggregate function " + fname + " requires two arguments");
                 }
             }
-            case UNIQ_EXACT -> {
+            case UNIQ_EXACT, UNIQ -> {
                 if (n < 1) {
                     throw new IllegalArgumentException(
-                            "Incorrect number of arguments for aggregate function uniqExact");
+                            "Incorrect number of arguments for aggregate function " + fname);
                 }
             }
             default -> {
@@ -252,6 +254,29 @@ public final class AggregateFunctionType extends DataType {
                                 + args.get(0).name()
                                 + ") is not supported by this engine (integers, Date, Date32,"
                                 + " DateTime and String are)");
+            }
+        }
+        if (f == Function.UNIQ) {
+            if (n != 1) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction(uniq, ...) of several arguments is not supported by"
+                                + " this engine");
+            }
+            DataType t = args.get(0) instanceof NullableType nt ? nt.nested() : args.get(0);
+            boolean hashed =
+                    switch (t.kind()) {
+                        case UINT8, UINT16, UINT32, UINT64, UINT128, UINT256 -> true;
+                        case INT8, INT16, INT32, INT64, INT128, INT256, BOOL, DECIMAL -> true;
+                        case DATE, DATE32, DATETIME, DATETIME64, ENUM8, ENUM16 -> true;
+                        case FLOAT32, FLOAT64, STRING, FIXED_STRING, UUID, IPV4, IPV6 -> true;
+                        default -> false;
+                    };
+            if (!hashed) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction(uniq, "
+                                + args.get(0).name()
+                                + ") is not supported by this engine (numbers, Bool, Decimal, dates,"
+                                + " times, Enum, String, FixedString, UUID, IPv4, IPv6 are)");
             }
         }
         if (f == Function.MIN

@@ -39,6 +39,8 @@ class AggregateFunctionDdlTest {
                 "s AggregateFunction(sum, UInt64), p SimpleAggregateFunction(sum, UInt64)",
                 "u AggregateFunction(uniqExact, String), v AggregateFunction(uniqExact,"
                         + " Nullable(UInt128))",
+                "u AggregateFunction(uniq, String), v AggregateFunction(uniq,"
+                        + " Nullable(Decimal(9, 2))), w AggregateFunction(uniq, UUID)",
             })
     void acceptsWithClickHousesTypeNames(String columns) {
         String ddl = ddl(columns, "ORDER BY k");
@@ -74,6 +76,10 @@ class AggregateFunctionDdlTest {
                         + " argument",
                 "s AggregateFunction(uniqExact)|ORDER BY k|Incorrect number of arguments for"
                         + " aggregate function uniqExact",
+                "s AggregateFunction(uniq)|ORDER BY k|Incorrect number of arguments for aggregate"
+                        + " function uniq",
+                "s AggregateFunction(uniq(1), UInt8)|ORDER BY k|Aggregate function uniq cannot"
+                        + " have parameters",
                 "s AggregateFunction(sum, UInt8, UInt8)|ORDER BY k|Aggregate function sum requires"
                         + " single argument",
                 "s AggregateFunction(argMax, UInt8)|ORDER BY k|Aggregate function argMax requires"
@@ -116,6 +122,9 @@ class AggregateFunctionDdlTest {
                 "s AggregateFunction(uniqExact, Float64)",
                 "s AggregateFunction(uniqExact, UInt8, String)",
                 "s AggregateFunction(uniqCombined, UInt64)",
+                "s AggregateFunction(uniq, UInt8, String)",
+                "s AggregateFunction(uniq, Array(UInt8))",
+                "s AggregateFunction(uniq, Tuple(UInt8, String))",
                 "s AggregateFunction(quantiles(0.5, 0.9), Float64)",
                 "s AggregateFunction(any, LowCardinality(String))",
                 "s AggregateFunction(min, Array(UInt8))",
