@@ -20,9 +20,10 @@ public final class StateFunctions {
 
     /**
      * Whether {@code type}'s states start with the Null combinator's flag byte: sum, avg, min, max,
-     * any, anyLast, uniqExact and uniq over a Nullable argument. ClickHouse 18.16 serializes these
-     * states without the flag (count and groupArray of Nullable, and every other supported state,
-     * are the same bytes in 18.16 and 26.x), so it cannot read them from our parts.
+     * any, anyLast, uniqExact, uniq, uniqCombined and uniqCombined64 over a Nullable argument.
+     * ClickHouse 18.16 serializes these states without the flag (count and groupArray of Nullable,
+     * and every other supported state, are the same bytes in 18.16 and 26.x), so it cannot read
+     * them from our parts.
      */
     public static boolean startsWithNullFlag(AggregateFunctionType type) {
         return of(type) instanceof NullableArgumentState<?>;
@@ -56,13 +57,18 @@ public final class StateFunctions {
                     case ANY, ANY_LAST, MIN, MAX -> new SelectingState(f, plain);
                     case UNIQ_EXACT -> new UniqExactState(plain);
                     case UNIQ -> new UniqState(plain);
+                    case UNIQ_COMBINED -> new UniqCombinedState(plain, false);
+                    case UNIQ_COMBINED_64 -> new UniqCombinedState(plain, true);
                     default -> throw new IllegalStateException(f.name());
                 };
         return a instanceof NullableType
                 ? new NullableArgumentState<>(
                         nested,
-                        f != AggregateFunctionType.Function.UNIQ_EXACT
-                                && f != AggregateFunctionType.Function.UNIQ)
+                        switch (f) {
+                            // uniqCombined's result over Nullable is Nullable in ClickHouse 26.7
+                            case UNIQ_EXACT, UNIQ -> false;
+                            default -> true;
+                        })
                 : nested;
     }
 }

@@ -37,7 +37,9 @@ public final class AggregateFunctionType extends DataType {
         ARG_MAX("argMax"),
         GROUP_ARRAY("groupArray"),
         UNIQ_EXACT("uniqExact"),
-        UNIQ("uniq");
+        UNIQ("uniq"),
+        UNIQ_COMBINED("uniqCombined"),
+        UNIQ_COMBINED_64("uniqCombined64");
 
         private final String canonicalName;
 
@@ -61,7 +63,9 @@ public final class AggregateFunctionType extends DataType {
                     "argMax", Function.ARG_MAX,
                     "groupArray", Function.GROUP_ARRAY,
                     "uniqExact", Function.UNIQ_EXACT,
-                    "uniq", Function.UNIQ);
+                    "uniq", Function.UNIQ,
+                    "uniqCombined", Function.UNIQ_COMBINED,
+                    "uniqCombined64", Function.UNIQ_COMBINED_64);
 
     /** Names and aliases ClickHouse registers case-insensitively, upper-cased. */
     private static final Map<String, Function> INSENSITIVE =
@@ -126,6 +130,15 @@ public final class AggregateFunctionType extends DataType {
         long maxSize = Long.MAX_VALUE;
         String parameterText = "";
         if (!params.isEmpty()) {
+            if (f == Function.UNIQ_COMBINED || f == Function.UNIQ_COMBINED_64) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction("
+                                + fname
+                                + "("
+                                + String.join(", ", params)
+                                + "), ...) is not supported by this engine (the default precision,"
+                                + " without a parameter, is)");
+            }
             if (f != Function.GROUP_ARRAY) {
                 throw new IllegalArgumentException(
                         "Aggregate function " + fname + " cannot have parameters");
@@ -168,7 +181,7 @@ public final class AggregateFunctionType extends DataType {
                             "Aggregate function " + fname + " requires two arguments");
                 }
             }
-            case UNIQ_EXACT, UNIQ -> {
+            case UNIQ_EXACT, UNIQ, UNIQ_COMBINED, UNIQ_COMBINED_64 -> {
                 if (n < 1) {
                     throw new IllegalArgumentException(
                             "Incorrect number of arguments for aggregate function " + fname);
@@ -277,6 +290,33 @@ public final class AggregateFunctionType extends DataType {
                                 + args.get(0).name()
                                 + ") is not supported by this engine (numbers, Bool, Decimal, dates,"
                                 + " times, Enum, String, FixedString, UUID, IPv4, IPv6 are)");
+            }
+        }
+        if (f == Function.UNIQ_COMBINED || f == Function.UNIQ_COMBINED_64) {
+            if (n != 1) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction("
+                                + fname
+                                + ", ...) of several arguments is not supported by this engine");
+            }
+            DataType t = args.get(0) instanceof NullableType nt ? nt.nested() : args.get(0);
+            boolean hashed =
+                    switch (t.kind()) {
+                        case UINT8, UINT16, UINT32, UINT64, UINT256 -> true;
+                        case INT8, INT16, INT32, INT64, INT128, INT256, BOOL, DECIMAL -> true;
+                        case DATE, DATE32, DATETIME, DATETIME64, ENUM8, ENUM16 -> true;
+                        case FLOAT32, FLOAT64, STRING, FIXED_STRING, IPV4, IPV6 -> true;
+                        default -> false;
+                    };
+            if (!hashed) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction("
+                                + fname
+                                + ", "
+                                + args.get(0).name()
+                                + ") is not supported by this engine (numbers but UInt128,"
+                                + " Bool, Decimal, dates, times, Enum, String, FixedString, IPv4,"
+                                + " IPv6 are)");
             }
         }
         if (f == Function.MIN

@@ -41,6 +41,8 @@ class AggregateFunctionDdlTest {
                         + " Nullable(UInt128))",
                 "u AggregateFunction(uniq, String), v AggregateFunction(uniq,"
                         + " Nullable(Decimal(9, 2))), w AggregateFunction(uniq, UUID)",
+                "c AggregateFunction(uniqCombined, String), d AggregateFunction(uniqCombined64,"
+                        + " Nullable(Float64))",
             })
     void acceptsWithClickHousesTypeNames(String columns) {
         String ddl = ddl(columns, "ORDER BY k");
@@ -80,6 +82,8 @@ class AggregateFunctionDdlTest {
                         + " function uniq",
                 "s AggregateFunction(uniq(1), UInt8)|ORDER BY k|Aggregate function uniq cannot"
                         + " have parameters",
+                "s AggregateFunction(uniqCombined)|ORDER BY k|Incorrect number of arguments for"
+                        + " aggregate function uniqCombined",
                 "s AggregateFunction(sum, UInt8, UInt8)|ORDER BY k|Aggregate function sum requires"
                         + " single argument",
                 "s AggregateFunction(argMax, UInt8)|ORDER BY k|Aggregate function argMax requires"
@@ -121,7 +125,9 @@ class AggregateFunctionDdlTest {
                 "s AggregateFunction(avg, Date)",
                 "s AggregateFunction(uniqExact, Float64)",
                 "s AggregateFunction(uniqExact, UInt8, String)",
-                "s AggregateFunction(uniqCombined, UInt64)",
+                "s AggregateFunction(uniqCombined(12), UInt64)",
+                "s AggregateFunction(uniqCombined, UUID)",
+                "s AggregateFunction(uniqCombined64, UInt64, String)",
                 "s AggregateFunction(uniq, UInt8, String)",
                 "s AggregateFunction(uniq, Array(UInt8))",
                 "s AggregateFunction(uniq, Tuple(UInt8, String))",

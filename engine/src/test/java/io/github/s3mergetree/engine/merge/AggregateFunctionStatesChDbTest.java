@@ -70,7 +70,10 @@ class AggregateFunctionStatesChDbTest {
                     "a_uqs AggregateFunction(uniq, String)",
                     "a_uqn AggregateFunction(uniq, Nullable(Int16))",
                     "a_uqd AggregateFunction(uniq, Decimal(18, 3))",
-                    "a_uqf AggregateFunction(uniq, Float64)");
+                    "a_uqf AggregateFunction(uniq, Float64)",
+                    "a_uc AggregateFunction(uniqCombined, UInt32)",
+                    "a_ucs AggregateFunction(uniqCombined, String)",
+                    "a_uc64 AggregateFunction(uniqCombined64, Nullable(Int64))");
 
     private static final String[] STATES = {
         "sumState(h)",
@@ -106,6 +109,9 @@ class AggregateFunctionStatesChDbTest {
         "uniqState(if(h % 5 = 0, NULL, toInt16(toInt64(h % 400) - 200)))",
         "uniqState(toDecimal64((toInt64(h % 2000) - 1000) / 1000, 3))",
         "uniqState([nan, -0., 0., inf, toFloat64(h % 1000) / 7][h % 5 + 1])",
+        "uniqCombinedState(toUInt32(h % 3000))",
+        "uniqCombinedState(['', 'ü€𝄞', toString(h % 500)][h % 3 + 1])",
+        "uniqCombined64State(if(h % 7 = 0, NULL, toInt64(h % 300) - 150))",
     };
 
     /** Groups of 1 to 3 consecutive generated rows, each with one state per column. */

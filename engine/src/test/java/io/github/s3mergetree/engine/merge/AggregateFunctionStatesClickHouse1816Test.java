@@ -82,6 +82,19 @@ class AggregateFunctionStatesClickHouse1816Test {
         STATES.put("uniqFloat", "uniqState(toFloat64(x) / 3)");
         STATES.put("uniqDecimal", "uniqState(toDecimal64(x, 3))");
         STATES.put("uniqNullable", "uniqState(toNullable(toUInt32(x)))");
+        STATES.put("uniqCombined", "uniqCombinedState(toUInt32(x))");
+        STATES.put("uniqCombinedString", "uniqCombinedState(toString(x))");
+        STATES.put("uniqCombinedFloat", "uniqCombinedState(toFloat64(x) / 3)");
+        STATES.put("uniqCombinedNullable", "uniqCombinedState(toNullable(toInt8(x)))");
+        STATES.put(
+                "uniqCombinedMedium",
+                "uniqCombinedState(toUInt32(x * 100000 + arrayJoin(range(1000))))");
+        STATES.put(
+                "uniqCombinedLarge",
+                "uniqCombinedState(toUInt32(x * 100000 + arrayJoin(range(5000))))");
+        STATES.put(
+                "uniqCombinedStringLarge",
+                "uniqCombinedState(toString(x * 100000 + arrayJoin(range(5000))))");
     }
 
     @Test
@@ -134,7 +147,8 @@ class AggregateFunctionStatesClickHouse1816Test {
                         "avgNullable",
                         "sumNull",
                         "uniqExactNullable",
-                        "uniqNullable");
+                        "uniqNullable",
+                        "uniqCombinedNullable");
     }
 
     private static String sortedBytes(String hex) {
