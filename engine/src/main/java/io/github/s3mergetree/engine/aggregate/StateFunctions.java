@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.aggregate;
 
 import io.github.s3mergetree.engine.types.AggregateFunctionType;
+import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.NullableType;
 import java.util.List;
@@ -45,6 +46,16 @@ public final class StateFunctions {
                 boolean nullable = a instanceof NullableType;
                 return new GroupArrayState(
                         nullable ? ((NullableType) a).nested() : a, nullable, type.maxSize());
+            }
+            case GROUP_ARRAY_ARRAY -> {
+                DataType e = ((ArrayType) args.get(0)).element();
+                boolean nullable = e instanceof NullableType;
+                return new ArrayArgumentState<>(
+                        new GroupArrayState(
+                                nullable ? ((NullableType) e).nested() : e,
+                                nullable,
+                                type.maxSize()),
+                        e);
             }
             default -> {}
         }

@@ -133,6 +133,15 @@ class AggregateFunctionInputChDbTest {
                             "2023-11-14 22:13:20.123"),
                     new Case("AggregateFunction(uniqCombined64, FixedString(2))", "ab", "ab"),
                     new Case("AggregateFunction(uniqCombined64, Nullable(Int64))", -3L, "-3"),
+                    new Case(
+                            "AggregateFunction(groupArrayArray, Array(String))",
+                            List.of("é"),
+                            "['é']"),
+                    new Case("AggregateFunction(groupArrayArray, Array(UInt8))", List.of(), "[]"),
+                    new Case(
+                            "AggregateFunction(groupArrayArray(2), Array(Nullable(Int32)))",
+                            java.util.Arrays.asList((Object) null),
+                            "[NULL]"),
                     new Case("AggregateFunction(groupArray, String)", "é", "é"),
                     new Case("AggregateFunction(groupArray(3), Nullable(UInt32))", null, "\\N"),
                     new Case("AggregateFunction(groupArray(3), Nullable(UInt32))", 7, "7"));

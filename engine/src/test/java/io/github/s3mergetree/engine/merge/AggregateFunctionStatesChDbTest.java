@@ -73,7 +73,9 @@ class AggregateFunctionStatesChDbTest {
                     "a_uqf AggregateFunction(uniq, Float64)",
                     "a_uc AggregateFunction(uniqCombined, UInt32)",
                     "a_ucs AggregateFunction(uniqCombined, String)",
-                    "a_uc64 AggregateFunction(uniqCombined64, Nullable(Int64))");
+                    "a_uc64 AggregateFunction(uniqCombined64, Nullable(Int64))",
+                    "a_gaa AggregateFunction(groupArrayArray, Array(String))",
+                    "a_gaa5 AggregateFunction(groupArrayArray(5), Array(Nullable(UInt16)))");
 
     private static final String[] STATES = {
         "sumState(h)",
@@ -112,6 +114,9 @@ class AggregateFunctionStatesChDbTest {
         "uniqCombinedState(toUInt32(h % 3000))",
         "uniqCombinedState(['', 'ü€𝄞', toString(h % 500)][h % 3 + 1])",
         "uniqCombined64State(if(h % 7 = 0, NULL, toInt64(h % 300) - 150))",
+        "groupArrayArrayState(arrayMap(i -> toString(h % (i + 3)), range(h % 3)))",
+        "groupArrayArrayState(5)(arrayMap(i -> if((h + i) % 3 = 0, NULL, toUInt16((h + i) % 1000)),"
+                + " range(h % 4)))",
     };
 
     /** Groups of 1 to 3 consecutive generated rows, each with one state per column. */

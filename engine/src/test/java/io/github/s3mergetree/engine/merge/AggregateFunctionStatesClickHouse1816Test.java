@@ -86,6 +86,8 @@ class AggregateFunctionStatesClickHouse1816Test {
         STATES.put("uniqCombinedString", "uniqCombinedState(toString(x))");
         STATES.put("uniqCombinedFloat", "uniqCombinedState(toFloat64(x) / 3)");
         STATES.put("uniqCombinedNullable", "uniqCombinedState(toNullable(toInt8(x)))");
+        STATES.put("groupArrayArray", "groupArrayArrayState([toString(x), 'a'])");
+        STATES.put("groupArrayArrayMax", "groupArrayArrayState(3)([toNullable(toUInt8(x)), NULL])");
         STATES.put(
                 "uniqCombinedMedium",
                 "uniqCombinedState(toUInt32(x * 100000 + arrayJoin(range(1000))))");
