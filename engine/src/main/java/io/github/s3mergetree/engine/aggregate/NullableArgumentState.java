@@ -4,11 +4,13 @@ import io.github.s3mergetree.engine.io.ByteSink;
 import io.github.s3mergetree.engine.io.ByteSource;
 
 /**
- * A function over a Nullable argument (sum, avg, min, max, any, anyLast, uniqExact): ClickHouse's
- * Null combinator ({@code AggregateFunctionNullUnary} with its flag) skips NULL rows and serializes
- * a flag byte followed, when set, by the nested function's state over the non-NULL values. For a
- * function whose result is Nullable the flag says whether a non-NULL row was aggregated; for one
- * whose result is not (uniqExact) the flag is always 1.
+ * A function over a Nullable argument (sum, avg, min, max, any, anyLast, uniqExact, uniq,
+ * uniqCombined, uniqCombined64): ClickHouse's Null combinator ({@code AggregateFunctionNullUnary}
+ * with its flag) skips NULL rows and serializes a flag byte followed, when set, by the nested
+ * function's state over the non-NULL values. For a function whose result is Nullable the flag says
+ * whether a non-NULL row was aggregated; for one whose result is not (uniqExact, uniq) the flag is
+ * always 1; uniqCombined's result over a Nullable argument is Nullable (NULL when no non-NULL row
+ * was aggregated).
  */
 final class NullableArgumentState<S> extends StateFunction<NullableArgumentState.Flagged<S>> {
     private final StateFunction<S> nested;

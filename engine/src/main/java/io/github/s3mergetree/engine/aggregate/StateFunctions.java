@@ -1,6 +1,7 @@
 package io.github.s3mergetree.engine.aggregate;
 
 import io.github.s3mergetree.engine.types.AggregateFunctionType;
+import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
 import io.github.s3mergetree.engine.types.NullableType;
 import java.util.List;
@@ -20,9 +21,10 @@ public final class StateFunctions {
 
     /**
      * Whether {@code type}'s states start with the Null combinator's flag byte: sum, avg, min, max,
-     * any, anyLast and uniqExact over a Nullable argument. ClickHouse 18.16 serializes these states
-     * without the flag (count and groupArray of Nullable, and every other supported state, are the
-     * same bytes in 18.16 and 26.x), so it cannot read them from our parts.
+     * any, anyLast, uniqExact, uniq, uniqCombined and uniqCombined64 over a Nullable argument.
+     * ClickHouse 18.16 serializes these states without the flag (count and groupArray of Nullable,
+     * and every other supported state, are the same bytes in 18.16 and 26.x), so it cannot read
+     * them from our parts.
      */
     public static boolean startsWithNullFlag(AggregateFunctionType type) {
         return of(type) instanceof NullableArgumentState<?>;
@@ -45,6 +47,16 @@ public final class StateFunctions {
                 return new GroupArrayState(
                         nullable ? ((NullableType) a).nested() : a, nullable, type.maxSize());
             }
+            case GROUP_ARRAY_ARRAY -> {
+                DataType e = ((ArrayType) args.get(0)).element();
+                boolean nullable = e instanceof NullableType;
+                return new ArrayArgumentState<>(
+                        new GroupArrayState(
+                                nullable ? ((NullableType) e).nested() : e,
+                                nullable,
+                                type.maxSize()),
+                        e);
+            }
             default -> {}
         }
         DataType a = args.get(0);
@@ -55,11 +67,19 @@ public final class StateFunctions {
                     case AVG -> new AvgState(plain);
                     case ANY, ANY_LAST, MIN, MAX -> new SelectingState(f, plain);
                     case UNIQ_EXACT -> new UniqExactState(plain);
+                    case UNIQ -> new UniqState(plain);
+                    case UNIQ_COMBINED -> new UniqCombinedState(plain, false);
+                    case UNIQ_COMBINED_64 -> new UniqCombinedState(plain, true);
                     default -> throw new IllegalStateException(f.name());
                 };
         return a instanceof NullableType
                 ? new NullableArgumentState<>(
-                        nested, f != AggregateFunctionType.Function.UNIQ_EXACT)
+                        nested,
+                        switch (f) {
+                            // uniqCombined's result over Nullable is Nullable in ClickHouse 26.7
+                            case UNIQ_EXACT, UNIQ -> false;
+                            default -> true;
+                        })
                 : nested;
     }
 }

@@ -36,7 +36,12 @@ public final class AggregateFunctionType extends DataType {
         ARG_MIN("argMin"),
         ARG_MAX("argMax"),
         GROUP_ARRAY("groupArray"),
-        UNIQ_EXACT("uniqExact");
+        UNIQ_EXACT("uniqExact"),
+        UNIQ("uniq"),
+        UNIQ_COMBINED("uniqCombined"),
+        UNIQ_COMBINED_64("uniqCombined64"),
+        /** groupArray with the -Array combinator: the elements of Array arguments. */
+        GROUP_ARRAY_ARRAY("groupArrayArray");
 
         private final String canonicalName;
 
@@ -52,14 +57,18 @@ public final class AggregateFunctionType extends DataType {
 
     /** Names ClickHouse registers case-sensitively. */
     private static final Map<String, Function> SENSITIVE =
-            Map.of(
-                    "any", Function.ANY,
-                    "anyLast", Function.ANY_LAST,
-                    "count", Function.COUNT,
-                    "argMin", Function.ARG_MIN,
-                    "argMax", Function.ARG_MAX,
-                    "groupArray", Function.GROUP_ARRAY,
-                    "uniqExact", Function.UNIQ_EXACT);
+            Map.ofEntries(
+                    Map.entry("any", Function.ANY),
+                    Map.entry("anyLast", Function.ANY_LAST),
+                    Map.entry("count", Function.COUNT),
+                    Map.entry("argMin", Function.ARG_MIN),
+                    Map.entry("argMax", Function.ARG_MAX),
+                    Map.entry("groupArray", Function.GROUP_ARRAY),
+                    Map.entry("uniqExact", Function.UNIQ_EXACT),
+                    Map.entry("uniq", Function.UNIQ),
+                    Map.entry("uniqCombined", Function.UNIQ_COMBINED),
+                    Map.entry("uniqCombined64", Function.UNIQ_COMBINED_64),
+                    Map.entry("groupArrayArray", Function.GROUP_ARRAY_ARRAY));
 
     /** Names and aliases ClickHouse registers case-insensitively, upper-cased. */
     private static final Map<String, Function> INSENSITIVE =
@@ -124,14 +133,25 @@ public final class AggregateFunctionType extends DataType {
         long maxSize = Long.MAX_VALUE;
         String parameterText = "";
         if (!params.isEmpty()) {
-            if (f != Function.GROUP_ARRAY) {
+            if (f == Function.UNIQ_COMBINED || f == Function.UNIQ_COMBINED_64) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction("
+                                + fname
+                                + "("
+                                + String.join(", ", params)
+                                + "), ...) is not supported by this engine (the default precision,"
+                                + " without a parameter, is)");
+            }
+            if (f != Function.GROUP_ARRAY && f != Function.GROUP_ARRAY_ARRAY) {
                 throw new IllegalArgumentException(
                         "Aggregate function " + fname + " cannot have parameters");
             }
+            // groupArrayArray's parameters are its nested groupArray's, named so in messages
+            String paramOwner = Function.GROUP_ARRAY.canonicalName();
             if (params.size() > 1) {
                 throw new IllegalArgumentException(
                         "Incorrect number of parameters for aggregate function "
-                                + fname
+                                + paramOwner
                                 + ", should be 0 or 1");
             }
             try {
@@ -141,7 +161,9 @@ public final class AggregateFunctionType extends DataType {
             }
             if (maxSize <= 0) {
                 throw new IllegalArgumentException(
-                        "Parameter for aggregate function " + fname + " should be positive number");
+                        "Parameter for aggregate function "
+                                + paramOwner
+                                + " should be positive number");
             }
             parameterText = "(" + maxSize + ")";
         }
@@ -160,16 +182,43 @@ public final class AggregateFunctionType extends DataType {
                             "Aggregate function count requires zero or one argument");
                 }
             }
+            case GROUP_ARRAY_ARRAY -> {
+                if (n < 1) {
+                    throw new IllegalArgumentException(
+                            "Array aggregate functions require at least one argument");
+                }
+                for (DataType a : args) {
+                    if (!(a instanceof ArrayType)) {
+                        throw new IllegalArgumentException(
+                                "Illegal type "
+                                        + a.name()
+                                        + " of argument for aggregate function with Array suffix."
+                                        + " Must be array.");
+                    }
+                }
+                if (n != 1) {
+                    throw new IllegalArgumentException(
+                            "Aggregate function groupArray requires single argument");
+                }
+                DataType e = ((ArrayType) args.get(0)).element();
+                if (e instanceof LowCardinalityType) {
+                    throw new IllegalArgumentException(
+                            "AggregateFunction(groupArrayArray, "
+                                    + args.get(0).name()
+                                    + ") is not supported by this engine (declare the element"
+                                    + " type without LowCardinality)");
+                }
+            }
             case ARG_MIN, ARG_MAX -> {
                 if (n != 2) {
                     throw new IllegalArgumentException(
                             "Aggregate function " + fname + " requires two arguments");
                 }
             }
-            case UNIQ_EXACT -> {
+            case UNIQ_EXACT, UNIQ, UNIQ_COMBINED, UNIQ_COMBINED_64 -> {
                 if (n < 1) {
                     throw new IllegalArgumentException(
-                            "Incorrect number of arguments for aggregate function uniqExact");
+                            "Incorrect number of arguments for aggregate function " + fname);
                 }
             }
             default -> {
@@ -254,6 +303,70 @@ public final class AggregateFunctionType extends DataType {
                                 + " DateTime and String are)");
             }
         }
+        if (f == Function.UNIQ) {
+            if (n != 1) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction(uniq, ...) of several arguments is not supported by"
+                                + " this engine");
+            }
+            DataType t = args.get(0) instanceof NullableType nt ? nt.nested() : args.get(0);
+            boolean hashed =
+                    switch (t.kind()) {
+                        case UINT8, UINT16, UINT32, UINT64, UINT128, UINT256 -> true;
+                        case INT8, INT16, INT32, INT64, INT128, INT256, BOOL, DECIMAL -> true;
+                        case DATE, DATE32, DATETIME, DATETIME64, ENUM8, ENUM16 -> true;
+                        case FLOAT32, FLOAT64, STRING, FIXED_STRING, UUID, IPV4, IPV6 -> true;
+                        default -> false;
+                    };
+            if (!hashed) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction(uniq, "
+                                + args.get(0).name()
+                                + ") is not supported by this engine (numbers, Bool, Decimal, dates,"
+                                + " times, Enum, String, FixedString, UUID, IPv4, IPv6 are)");
+            }
+        }
+        if (f == Function.UNIQ_COMBINED || f == Function.UNIQ_COMBINED_64) {
+            if (n != 1) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction("
+                                + fname
+                                + ", ...) of several arguments is not supported by this engine");
+            }
+            DataType t = args.get(0) instanceof NullableType nt ? nt.nested() : args.get(0);
+            boolean hashed =
+                    switch (t.kind()) {
+                        case UINT8, UINT16, UINT32, UINT64, UINT256 -> true;
+                        case INT8, INT16, INT32, INT64, INT128, INT256, BOOL, DECIMAL -> true;
+                        case DATE, DATE32, DATETIME, DATETIME64, ENUM8, ENUM16 -> true;
+                        case FLOAT32, FLOAT64, STRING, FIXED_STRING, IPV4, IPV6 -> true;
+                        default -> false;
+                    };
+            if (!hashed) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction("
+                                + fname
+                                + ", "
+                                + args.get(0).name()
+                                + ") is not supported by this engine (numbers but UInt128,"
+                                + " Bool, Decimal, dates, times, Enum, String, FixedString, IPv4,"
+                                + " IPv6 are)");
+            }
+        }
+        if (f == Function.GROUP_ARRAY || f == Function.GROUP_ARRAY_ARRAY) {
+            DataType v =
+                    f == Function.GROUP_ARRAY ? args.get(0) : ((ArrayType) args.get(0)).element();
+            DataType t = v instanceof NullableType nt ? nt.nested() : v;
+            if (!isGroupArrayRaw(t)) {
+                throw new IllegalArgumentException(
+                        "AggregateFunction("
+                                + fname
+                                + ", "
+                                + args.get(0).name()
+                                + ") is not supported by this engine (groupArray of numbers, Bool,"
+                                + " Enum, Date, DateTime and String is)");
+            }
+        }
         if (f == Function.MIN
                 || f == Function.MAX
                 || f == Function.ARG_MIN
@@ -270,6 +383,21 @@ public final class AggregateFunctionType extends DataType {
                                 + " Decimal, String, FixedString, UUID, IPv4, IPv6, Enum are)");
             }
         }
+    }
+
+    /**
+     * Whether ClickHouse's groupArray keeps values of {@code t} in their plain binary form:
+     * numbers, Bool, Enum, Date, DateTime ({@code GroupArrayNumericImpl}) and String. Other types
+     * take its generic node, serialized as a VarUInt length and the value's arena form, which this
+     * engine does not write.
+     */
+    private static boolean isGroupArrayRaw(DataType t) {
+        return switch (t.kind()) {
+            case UINT8, UINT16, UINT32, UINT64, UINT128, UINT256 -> true;
+            case INT8, INT16, INT32, INT64, INT128, INT256, FLOAT32, FLOAT64, BOOL -> true;
+            case ENUM8, ENUM16, DATE, DATETIME, STRING -> true;
+            default -> false;
+        };
     }
 
     /** Whether sum/avg take {@code t}: numbers, Bool and Decimal (not dates, as ClickHouse). */

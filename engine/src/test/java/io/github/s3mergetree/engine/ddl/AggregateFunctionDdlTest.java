@@ -39,6 +39,12 @@ class AggregateFunctionDdlTest {
                 "s AggregateFunction(sum, UInt64), p SimpleAggregateFunction(sum, UInt64)",
                 "u AggregateFunction(uniqExact, String), v AggregateFunction(uniqExact,"
                         + " Nullable(UInt128))",
+                "u AggregateFunction(uniq, String), v AggregateFunction(uniq,"
+                        + " Nullable(Decimal(9, 2))), w AggregateFunction(uniq, UUID)",
+                "c AggregateFunction(uniqCombined, String), d AggregateFunction(uniqCombined64,"
+                        + " Nullable(Float64))",
+                "g AggregateFunction(groupArrayArray, Array(String)), h"
+                        + " AggregateFunction(groupArrayArray(3), Array(Nullable(UInt8)))",
             })
     void acceptsWithClickHousesTypeNames(String columns) {
         String ddl = ddl(columns, "ORDER BY k");
@@ -74,6 +80,18 @@ class AggregateFunctionDdlTest {
                         + " argument",
                 "s AggregateFunction(uniqExact)|ORDER BY k|Incorrect number of arguments for"
                         + " aggregate function uniqExact",
+                "s AggregateFunction(uniq)|ORDER BY k|Incorrect number of arguments for aggregate"
+                        + " function uniq",
+                "s AggregateFunction(uniq(1), UInt8)|ORDER BY k|Aggregate function uniq cannot"
+                        + " have parameters",
+                "s AggregateFunction(uniqCombined)|ORDER BY k|Incorrect number of arguments for"
+                        + " aggregate function uniqCombined",
+                "s AggregateFunction(groupArrayArray, UInt8)|ORDER BY k|Illegal type UInt8 of"
+                        + " argument for aggregate function with Array suffix. Must be array.",
+                "s AggregateFunction(groupArrayArray(0), Array(UInt8))|ORDER BY k|Parameter for"
+                        + " aggregate function groupArray should be positive number",
+                "s AggregateFunction(groupArrayArray)|ORDER BY k|Array aggregate functions"
+                        + " require at least one argument",
                 "s AggregateFunction(sum, UInt8, UInt8)|ORDER BY k|Aggregate function sum requires"
                         + " single argument",
                 "s AggregateFunction(argMax, UInt8)|ORDER BY k|Aggregate function argMax requires"
@@ -115,7 +133,19 @@ class AggregateFunctionDdlTest {
                 "s AggregateFunction(avg, Date)",
                 "s AggregateFunction(uniqExact, Float64)",
                 "s AggregateFunction(uniqExact, UInt8, String)",
-                "s AggregateFunction(uniqCombined, UInt64)",
+                "s AggregateFunction(uniqCombined(12), UInt64)",
+                "s AggregateFunction(uniqCombined, UUID)",
+                "s AggregateFunction(uniqCombined64, UInt64, String)",
+                "s AggregateFunction(groupArray, Decimal(9, 2))",
+                "s AggregateFunction(groupArray, Array(UInt8))",
+                "s AggregateFunction(groupArray(2), Nullable(FixedString(2)))",
+                "s AggregateFunction(groupArray, UUID)",
+                "s AggregateFunction(groupArray, Date32)",
+                "s AggregateFunction(groupArrayArray, Array(Array(UInt16)))",
+                "s AggregateFunction(groupArrayArray, Array(DateTime64(3)))",
+                "s AggregateFunction(uniq, UInt8, String)",
+                "s AggregateFunction(uniq, Array(UInt8))",
+                "s AggregateFunction(uniq, Tuple(UInt8, String))",
                 "s AggregateFunction(quantiles(0.5, 0.9), Float64)",
                 "s AggregateFunction(any, LowCardinality(String))",
                 "s AggregateFunction(min, Array(UInt8))",
