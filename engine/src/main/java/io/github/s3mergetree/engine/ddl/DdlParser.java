@@ -61,6 +61,11 @@ import java.util.function.Supplier;
  * All errors give the line and column of the offending construct.
  */
 public final class DdlParser {
+    private final DdlTokens in;
+
+    private DdlParser(DdlTokens in) {
+        this.in = in;
+    }
 
     private static final Set<String> COLUMN_KEYWORDS =
             Set.of(
@@ -139,23 +144,6 @@ public final class DdlParser {
                     "Loop",
                     "Alias");
 
-    /** The depth of ClickHouse's CREATE tree above a column's type or DEFAULT expression. */
-    private static final int COLUMN_AST_DEPTH = 4;
-
-    /** The depth of ClickHouse's CREATE tree above a table's key expression. */
-    private static final int KEY_AST_DEPTH = 2;
-
-    private final String text;
-    private final List<Token> t;
-    private final DdlLimits limits;
-    private int pos;
-
-    private DdlParser(String text, List<Token> tokens, DdlLimits limits) {
-        this.text = text;
-        this.t = tokens;
-        this.limits = limits;
-    }
-
     /**
      * Parses and validates {@code ddl} within ClickHouse's default limits ({@link
      * DdlLimits#DEFAULTS}).
@@ -185,9 +173,9 @@ public final class DdlParser {
                     try {
                         tokens = SqlLexer.tokenize(ddl);
                     } catch (ExprException e) {
-                        throw new DdlParser(ddl, List.of(), limits).translate(e);
+                        throw new DdlTokens(ddl, List.of(), limits).translate(e);
                     }
-                    return new DdlParser(ddl, tokens, limits).statement();
+                    return new DdlParser(new DdlTokens(ddl, tokens, limits)).statement();
                 },
                 limits);
     }
@@ -299,121 +287,6 @@ public final class DdlParser {
     }
 
     // ---------------------------------------------------------------------------------------
-    // errors
-
-    private int[] lineColumn(int offset) {
-        int line = 1;
-        int lineStart = 0;
-        for (int i = 0; i < offset && i < text.length(); i++) {
-            if (text.charAt(i) == '\n') {
-                line++;
-                lineStart = i + 1;
-            }
-        }
-        return new int[] {line, offset - lineStart + 1};
-    }
-
-    private DdlParseException error(String message, int offset) {
-        if (offset < 0) {
-            return new DdlParseException(message, 0, 0);
-        }
-        int[] lc = lineColumn(offset);
-        return new DdlParseException(message, lc[0], lc[1]);
-    }
-
-    private UnsupportedDdlException unsupported(String construct, String message, int offset) {
-        if (offset < 0) {
-            return new UnsupportedDdlException(construct, message, 0, 0);
-        }
-        int[] lc = lineColumn(offset);
-        return new UnsupportedDdlException(construct, message, lc[0], lc[1]);
-    }
-
-    private RuntimeException translate(ExprException e) {
-        if (e.kind() == ExprException.Kind.UNSUPPORTED) {
-            return unsupported(e.detail(), e.detail(), e.position());
-        }
-        return error(e.detail(), e.position());
-    }
-
-    private RuntimeException translate(DataTypeParser.TypeParseException e) {
-        if (e.detail().contains("not supported")) {
-            return unsupported(e.detail(), e.detail(), e.position());
-        }
-        return error(e.detail(), e.position());
-    }
-
-    private RuntimeException unexpected(Token k, String expected) {
-        return error("Unexpected " + k.describe() + ", expected " + expected, k.start());
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // tokens
-
-    private Token peek() {
-        return t.get(pos);
-    }
-
-    private Token peek(int ahead) {
-        return t.get(Math.min(pos + ahead, t.size() - 1));
-    }
-
-    private Token next() {
-        Token k = t.get(pos);
-        if (k.type() != Type.EOF) {
-            pos++;
-        }
-        return k;
-    }
-
-    private boolean word(String w) {
-        if (peek().isWord(w)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private boolean words(String w1, String w2) {
-        if (peek().isWord(w1) && peek(1).isWord(w2)) {
-            pos += 2;
-            return true;
-        }
-        return false;
-    }
-
-    private Token expectWord(String w) {
-        Token k = peek();
-        if (!k.isWord(w)) {
-            throw unexpected(k, w);
-        }
-        return next();
-    }
-
-    private Token expect(Type type, String what) {
-        Token k = peek();
-        if (k.type() != type) {
-            throw unexpected(k, what);
-        }
-        return next();
-    }
-
-    private Token identifier(String what) {
-        Token k = peek();
-        if (!k.isIdentifier()) {
-            throw unexpected(k, what);
-        }
-        return next();
-    }
-
-    /** Moves to the first token at or after {@code offset}. */
-    private void skipTo(int offset) {
-        while (peek().type() != Type.EOF && peek().start() < offset) {
-            pos++;
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------
     // syntax
 
     /** A column as declared, before typing of defaults. */
@@ -449,23 +322,23 @@ public final class DdlParser {
     private RawIndex skipIndex(Token indexWord) {
         RawIndex x = new RawIndex();
         x.indexWord = indexWord;
-        x.nameToken = identifier("an index name");
-        x.expression = expression(COLUMN_AST_DEPTH);
-        expectWord("TYPE");
-        x.typeToken = identifier("an index type");
-        if (peek().type() == Type.OPEN_PAREN) {
-            next();
+        x.nameToken = in.identifier("an index name");
+        x.expression = in.expression(DdlTokens.COLUMN_AST_DEPTH);
+        in.expectWord("TYPE");
+        x.typeToken = in.identifier("an index type");
+        if (in.peek().type() == Type.OPEN_PAREN) {
+            in.next();
             x.parentheses = true;
-            if (peek().type() == Type.CLOSE_PAREN) {
-                next();
+            if (in.peek().type() == Type.CLOSE_PAREN) {
+                in.next();
             } else {
                 while (true) {
                     List<Token> arg = new ArrayList<>();
                     int depth = 0;
                     while (true) {
-                        Token k = peek();
+                        Token k = in.peek();
                         if (k.type() == Type.EOF) {
-                            throw unexpected(k, "')' after the index type's arguments");
+                            throw in.unexpected(k, "')' after the index type's arguments");
                         }
                         if (depth == 0
                                 && (k.type() == Type.COMMA || k.type() == Type.CLOSE_PAREN)) {
@@ -476,27 +349,27 @@ public final class DdlParser {
                         } else if (k.type() == Type.CLOSE_PAREN) {
                             depth--;
                         }
-                        arg.add(next());
+                        arg.add(in.next());
                     }
                     if (arg.isEmpty()) {
-                        throw unexpected(peek(), "an index type argument");
+                        throw in.unexpected(in.peek(), "an index type argument");
                     }
                     x.arguments.add(arg);
-                    if (next().type() == Type.CLOSE_PAREN) {
+                    if (in.next().type() == Type.CLOSE_PAREN) {
                         break;
                     }
                 }
             }
         }
-        if (peek().isWord("GRANULARITY")) {
-            next();
-            x.granularityToken = peek();
+        if (in.peek().isWord("GRANULARITY")) {
+            in.next();
+            x.granularityToken = in.peek();
             if (x.granularityToken.type() == Type.MINUS) {
-                next();
-                Token n = expect(Type.NUMBER, "a number after GRANULARITY");
-                throw error("Index GRANULARITY must be a positive integer.", n.start());
+                in.next();
+                Token n = in.expect(Type.NUMBER, "a number after GRANULARITY");
+                throw in.error("Index GRANULARITY must be a positive integer.", n.start());
             }
-            expect(Type.NUMBER, "a number after GRANULARITY");
+            in.expect(Type.NUMBER, "a number after GRANULARITY");
         }
         return x;
     }
@@ -512,7 +385,7 @@ public final class DdlParser {
         for (RawIndex x : raw) {
             String name = x.nameToken.text();
             if (!names.add(name)) {
-                throw error(
+                throw in.error(
                         "Duplicated index name "
                                 + name
                                 + " is not allowed. Please use a different index name.",
@@ -527,7 +400,7 @@ public final class DdlParser {
                     g = -1;
                 }
                 if (g <= 0 || g > Integer.MAX_VALUE) {
-                    throw error(
+                    throw in.error(
                             "Index GRANULARITY must be a positive integer.",
                             x.granularityToken.start());
                 }
@@ -550,9 +423,9 @@ public final class DdlParser {
                 SkipIndexTypes.validate(d);
             } catch (SkipIndexTypes.Refusal r) {
                 if (r.unsupported()) {
-                    throw unsupported("INDEX", r.getMessage(), x.indexWord.start());
+                    throw in.unsupported("INDEX", r.getMessage(), x.indexWord.start());
                 }
-                throw error(r.getMessage(), x.typeToken.start());
+                throw in.error(r.getMessage(), x.typeToken.start());
             }
             out.add(d);
         }
@@ -641,26 +514,26 @@ public final class DdlParser {
     private RawProjection projection(Token projectionWord) {
         RawProjection x = new RawProjection();
         x.projectionWord = projectionWord;
-        x.nameToken = identifier("a projection name");
-        expect(Type.OPEN_PAREN, "'(' and the projection's SELECT");
-        if (peek().isWord("WITH")) {
-            throw unsupported(
+        x.nameToken = in.identifier("a projection name");
+        in.expect(Type.OPEN_PAREN, "'(' and the projection's SELECT");
+        if (in.peek().isWord("WITH")) {
+            throw in.unsupported(
                     "PROJECTION",
                     "WITH in projection " + x.nameToken.text() + " is not supported",
-                    peek().start());
+                    in.peek().start());
         }
-        expectWord("SELECT");
+        in.expectWord("SELECT");
         do {
-            Token at = peek();
+            Token at = in.peek();
             if (at.type() == Type.STAR) {
-                next();
+                in.next();
                 x.items.add(new RawProjectionItem(at, true, null, null, null));
                 continue;
             }
             String lower = at.text().toLowerCase(Locale.ROOT);
-            boolean call = at.type() == Type.BARE_WORD && peek(1).type() == Type.OPEN_PAREN;
+            boolean call = at.type() == Type.BARE_WORD && in.peek(1).type() == Type.OPEN_PAREN;
             if (call && OTHER_AGGREGATES.contains(lower)) {
-                throw unsupported(
+                throw in.unsupported(
                         "PROJECTION",
                         "Aggregate function "
                                 + at.text()
@@ -674,64 +547,64 @@ public final class DdlParser {
             ExprParser.Parsed argument = null;
             if (call && PROJECTION_AGGREGATES.contains(lower)) {
                 aggregate = lower;
-                pos += 2;
-                if (peek().type() == Type.STAR && lower.equals("count")) {
-                    next();
-                } else if (peek().type() != Type.CLOSE_PAREN) {
+                in.pos += 2;
+                if (in.peek().type() == Type.STAR && lower.equals("count")) {
+                    in.next();
+                } else if (in.peek().type() != Type.CLOSE_PAREN) {
                     argument = projectionExpression();
                 }
-                if (peek().type() == Type.COMMA) {
-                    throw error(
+                if (in.peek().type() == Type.COMMA) {
+                    throw in.error(
                             "Aggregate function "
                                     + lower
                                     + " in projection "
                                     + x.nameToken.text()
                                     + " takes at most one argument",
-                            peek().start());
+                            in.peek().start());
                 }
-                expect(Type.CLOSE_PAREN, "')' after the aggregate function's argument");
+                in.expect(Type.CLOSE_PAREN, "')' after the aggregate function's argument");
                 if (argument == null && !lower.equals("count")) {
-                    throw error(
+                    throw in.error(
                             "Aggregate function " + lower + " requires one argument", at.start());
                 }
             } else {
                 argument = projectionExpression();
             }
             String alias = null;
-            if (peek().isWord("AS")) {
-                next();
-                alias = identifier("an alias after AS").text();
+            if (in.peek().isWord("AS")) {
+                in.next();
+                alias = in.identifier("an alias after AS").text();
             }
             x.items.add(new RawProjectionItem(at, false, aggregate, argument, alias));
-        } while (peek().type() == Type.COMMA && next() != null);
-        if (peek().isWord("WHERE")) {
-            throw unsupported(
+        } while (in.peek().type() == Type.COMMA && in.next() != null);
+        if (in.peek().isWord("WHERE")) {
+            throw in.unsupported(
                     "PROJECTION",
                     "WHERE in projection " + x.nameToken.text() + " is not supported",
-                    peek().start());
+                    in.peek().start());
         }
-        if (peek().isWord("GROUP") && peek(1).isWord("BY")) {
-            pos += 2;
+        if (in.peek().isWord("GROUP") && in.peek(1).isWord("BY")) {
+            in.pos += 2;
             x.groupBy = new ArrayList<>();
             do {
-                x.groupBy.add(expression(KEY_AST_DEPTH));
-            } while (peek().type() == Type.COMMA && next() != null);
+                x.groupBy.add(in.expression(DdlTokens.KEY_AST_DEPTH));
+            } while (in.peek().type() == Type.COMMA && in.next() != null);
         }
-        if (peek().isWord("ORDER") && peek(1).isWord("BY")) {
-            x.orderByAt = peek().start();
-            pos += 2;
+        if (in.peek().isWord("ORDER") && in.peek(1).isWord("BY")) {
+            x.orderByAt = in.peek().start();
+            in.pos += 2;
             x.orderBy = new ArrayList<>();
             do {
-                x.orderBy.add(expression(KEY_AST_DEPTH));
-            } while (peek().type() == Type.COMMA && next() != null);
+                x.orderBy.add(in.expression(DdlTokens.KEY_AST_DEPTH));
+            } while (in.peek().type() == Type.COMMA && in.next() != null);
         }
-        x.text = text.substring(projectionWord.start(), peek().start());
-        expect(Type.CLOSE_PAREN, "')' at the end of projection " + x.nameToken.text());
-        if (peek().isWord("WITH") && peek(1).isWord("SETTINGS")) {
-            throw unsupported(
+        x.text = in.text.substring(projectionWord.start(), in.peek().start());
+        in.expect(Type.CLOSE_PAREN, "')' at the end of projection " + x.nameToken.text());
+        if (in.peek().isWord("WITH") && in.peek(1).isWord("SETTINGS")) {
+            throw in.unsupported(
                     "PROJECTION",
                     "WITH SETTINGS of projection " + x.nameToken.text() + " is not supported",
-                    peek().start());
+                    in.peek().start());
         }
         return x;
     }
@@ -741,10 +614,10 @@ public final class DdlParser {
      * expression parser would otherwise take for an alias inside the expression).
      */
     private ExprParser.Parsed projectionExpression() {
-        int end = pos;
+        int end = in.pos;
         int depth = 0;
-        for (; end < t.size(); end++) {
-            Token k = t.get(end);
+        for (; end < in.tokens.size(); end++) {
+            Token k = in.tokens.get(end);
             if (k.type() == Type.EOF) {
                 break;
             }
@@ -758,23 +631,23 @@ public final class DdlParser {
                 break;
             }
         }
-        List<Token> upToAlias = new ArrayList<>(t.subList(0, end));
-        int at = end < t.size() ? t.get(end).start() : text.length();
+        List<Token> upToAlias = new ArrayList<>(in.tokens.subList(0, end));
+        int at = end < in.tokens.size() ? in.tokens.get(end).start() : in.text.length();
         upToAlias.add(new Token(Type.EOF, "", at, at));
         try {
             ExprParser.Parsed p =
                     ExprParser.parsePrefix(
-                            text,
+                            in.text,
                             upToAlias,
-                            pos,
+                            in.pos,
                             new ExprParser.Limits(
-                                    limits.maxParserDepth(),
-                                    limits.maxAstDepth(),
-                                    COLUMN_AST_DEPTH));
-            pos = p.nextTokenIndex();
+                                    in.limits.maxParserDepth(),
+                                    in.limits.maxAstDepth(),
+                                    DdlTokens.COLUMN_AST_DEPTH));
+            in.pos = p.nextTokenIndex();
             return p;
         } catch (ExprException e) {
-            throw translate(e);
+            throw in.translate(e);
         }
     }
 
@@ -788,7 +661,7 @@ public final class DdlParser {
         }
         long max = table.settings().getLong("max_projections", 25);
         if (raw.size() > max) {
-            throw error(
+            throw in.error(
                     "Maximum number of projections reached: "
                             + raw.size()
                             + " > "
@@ -801,7 +674,7 @@ public final class DdlParser {
         mode = mode.replace("'", "").strip().toLowerCase(Locale.ROOT);
         if (kind != EngineDefinition.Kind.MERGE_TREE && mode.equals("throw")) {
             String engineName = kind.engineName();
-            throw error(
+            throw in.error(
                     "Projections are not supported for "
                             + engineName
                             + " with deduplicate_merge_projection_mode = throw. Please set"
@@ -822,7 +695,7 @@ public final class DdlParser {
         for (RawProjection x : raw) {
             String name = x.nameToken.text();
             if (!names.add(name)) {
-                throw error(
+                throw in.error(
                         "Cannot add projection "
                                 + name
                                 + ": projection with this name already"
@@ -840,7 +713,7 @@ public final class DdlParser {
         java.util.regex.Matcher virtual = VIRTUAL_COLUMN.matcher(x.text);
         while (virtual.find()) {
             if (!stored.containsKey(virtual.group(1))) {
-                throw unsupported(
+                throw in.unsupported(
                         "PROJECTION",
                         "Virtual column "
                                 + virtual.group(1)
@@ -863,7 +736,7 @@ public final class DdlParser {
             String text;
             if (item.star()) {
                 if (aggregating) {
-                    throw error(
+                    throw in.error(
                             "* in projection "
                                     + name
                                     + " is not allowed with aggregation (columns not under an"
@@ -898,7 +771,7 @@ public final class DdlParser {
         sql.append(String.join(", ", itemSql));
         if (aggregating) {
             if (x.orderBy != null) {
-                throw error(
+                throw in.error(
                         "When aggregation is used in projection, ORDER BY cannot be specified",
                         x.orderByAt);
             }
@@ -909,7 +782,7 @@ public final class DdlParser {
                 for (ExprParser.Parsed g : x.groupBy) {
                     Expr e = bind(g, stored);
                     if (e.isConstant()) {
-                        throw unsupported(
+                        throw in.unsupported(
                                 "PROJECTION",
                                 "A constant GROUP BY key in projection "
                                         + name
@@ -927,7 +800,7 @@ public final class DdlParser {
             for (int i = 0; i < plainItems.size(); i++) {
                 Expr e = plainItems.get(i);
                 if (!e.isConstant() && !keyNames.contains(e.columnName())) {
-                    throw error(
+                    throw in.error(
                             "Column `"
                                     + e.columnName()
                                     + "` is not under aggregate function and not in GROUP BY keys"
@@ -940,7 +813,7 @@ public final class DdlParser {
                     name, sql.toString(), true, keyNames, new KeyExpression(keys), aggregates);
         }
         if (x.orderBy == null) {
-            throw error("ORDER BY cannot be empty", x.nameToken.start());
+            throw in.error("ORDER BY cannot be empty", x.nameToken.start());
         }
         List<Expr> orderElements = new ArrayList<>();
         if (x.orderBy.size() == 1) {
@@ -990,12 +863,12 @@ public final class DdlParser {
                     case MIN, MAX -> ProjectionStateTypes.supportsMinMax(t);
                 };
         if (f == ProjectionDefinition.AggregateFunction.SUM && !supported && !isNumber(t)) {
-            throw error(
+            throw in.error(
                     "Illegal type " + t.name() + " of argument for aggregate function sum",
                     item.at().start());
         }
         if (!supported) {
-            throw unsupported(
+            throw in.unsupported(
                     "PROJECTION",
                     f.sqlName()
                             + "("
@@ -1042,7 +915,7 @@ public final class DdlParser {
         try {
             return p.bind(columns);
         } catch (ExprException e) {
-            throw translate(e);
+            throw in.translate(e);
         }
     }
 
@@ -1062,113 +935,118 @@ public final class DdlParser {
         if (arg.size() == 1 && arg.get(0).type() == Type.STRING) {
             return SqlLexer.quoteString(arg.get(0).text());
         }
-        return text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
+        return in.text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
     }
 
     /** One parsed element of a table's TTL clause, not yet typed. */
     private record RawTtl(ExprParser.Parsed expression, int at, ExprParser.Parsed where) {}
 
     private TableSchema statement() {
-        Token create = peek();
+        Token create = in.peek();
         if (create.isWord("ATTACH")) {
-            throw unsupported(
+            throw in.unsupported(
                     "ATTACH", "ATTACH TABLE is not supported; use CREATE TABLE", create.start());
         }
-        expectWord("CREATE");
-        if (word("OR")) {
-            expectWord("REPLACE");
+        in.expectWord("CREATE");
+        if (in.word("OR")) {
+            in.expectWord("REPLACE");
         }
-        Token k = peek();
+        Token k = in.peek();
         if (k.isWord("TEMPORARY")) {
-            throw unsupported("TEMPORARY", "CREATE TEMPORARY TABLE is not supported", k.start());
+            throw in.unsupported("TEMPORARY", "CREATE TEMPORARY TABLE is not supported", k.start());
         }
         if (!k.isWord("TABLE")) {
-            throw error("Only CREATE TABLE is supported, found CREATE " + k.text(), k.start());
+            throw in.error("Only CREATE TABLE is supported, found CREATE " + k.text(), k.start());
         }
-        next();
-        if (peek().isWord("IF")) {
-            next();
-            expectWord("NOT");
-            expectWord("EXISTS");
+        in.next();
+        if (in.peek().isWord("IF")) {
+            in.next();
+            in.expectWord("NOT");
+            in.expectWord("EXISTS");
         }
-        Token first = identifier("a table name");
+        Token first = in.identifier("a table name");
         String database = null;
         String name = first.text();
-        if (peek().type() == Type.DOT) {
-            next();
+        if (in.peek().type() == Type.DOT) {
+            in.next();
             database = name;
-            name = identifier("a table name after the database name").text();
+            name = in.identifier("a table name after the database name").text();
         }
-        if (peek().isWord("UUID")) {
-            next();
-            expect(Type.STRING, "a UUID string");
+        if (in.peek().isWord("UUID")) {
+            in.next();
+            in.expect(Type.STRING, "a UUID string");
         }
-        if (peek().isWord("ON") && peek(1).isWord("CLUSTER")) {
-            throw unsupported(
-                    "ON CLUSTER", "ON CLUSTER (distributed DDL) is not supported", peek().start());
+        if (in.peek().isWord("ON") && in.peek(1).isWord("CLUSTER")) {
+            throw in.unsupported(
+                    "ON CLUSTER",
+                    "ON CLUSTER (distributed DDL) is not supported",
+                    in.peek().start());
         }
-        if (peek().isWord("AS")) {
-            throw unsupported(
-                    "AS", "CREATE TABLE ... AS is not supported; list the columns", peek().start());
+        if (in.peek().isWord("AS")) {
+            throw in.unsupported(
+                    "AS",
+                    "CREATE TABLE ... AS is not supported; list the columns",
+                    in.peek().start());
         }
-        expect(Type.OPEN_PAREN, "'(' and the column list");
+        in.expect(Type.OPEN_PAREN, "'(' and the column list");
         List<RawColumn> raw = new ArrayList<>();
         List<RawIndex> rawIndexes = new ArrayList<>();
         List<RawProjection> rawProjections = new ArrayList<>();
         ExprParser.Parsed tablePrimaryKey = null;
         int tablePrimaryKeyAt = -1;
         do {
-            Token e = peek();
-            if (e.isWord("PRIMARY") && peek(1).isWord("KEY")) {
+            Token e = in.peek();
+            if (e.isWord("PRIMARY") && in.peek(1).isWord("KEY")) {
                 if (tablePrimaryKey != null) {
-                    throw error("Multiple primary keys are not allowed", e.start());
+                    throw in.error("Multiple primary keys are not allowed", e.start());
                 }
-                pos += 2;
+                in.pos += 2;
                 tablePrimaryKeyAt = e.start();
-                tablePrimaryKey = expression(COLUMN_AST_DEPTH);
+                tablePrimaryKey = in.expression(DdlTokens.COLUMN_AST_DEPTH);
             } else if (isElement("INDEX")) {
-                next();
+                in.next();
                 rawIndexes.add(skipIndex(e));
             } else if (isElement("PROJECTION")) {
-                next();
+                in.next();
                 rawProjections.add(projection(e));
             } else if (isElement("CONSTRAINT")) {
-                throw unsupported(
+                throw in.unsupported(
                         "CONSTRAINT", "Constraints (CONSTRAINT) are not supported", e.start());
             } else {
-                if (raw.size() >= limits.maxColumns()) {
-                    throw error(
+                if (raw.size() >= in.limits.maxColumns()) {
+                    throw in.error(
                             "AST is too big. Maximum: "
-                                    + limits.maxAstElements()
+                                    + in.limits.maxAstElements()
                                     + " (max_ast_elements): more than "
-                                    + limits.maxColumns()
+                                    + in.limits.maxColumns()
                                     + " columns (every column declaration is at least 2 elements)",
                             e.start());
                 }
                 raw.addAll(flattenNested(column()));
             }
-            if (peek().type() == Type.COMMA && peek(1).type() == Type.CLOSE_PAREN) {
-                next(); // a trailing comma, as ClickHouse allows
+            if (in.peek().type() == Type.COMMA && in.peek(1).type() == Type.CLOSE_PAREN) {
+                in.next(); // a trailing comma, as ClickHouse allows
             }
-        } while (peek().type() == Type.COMMA && next() != null);
-        expect(Type.CLOSE_PAREN, "',' or ')' in the column list");
-        if (peek().isWord("AS")) {
-            throw unsupported("AS", "CREATE TABLE ... AS SELECT is not supported", peek().start());
+        } while (in.peek().type() == Type.COMMA && in.next() != null);
+        in.expect(Type.CLOSE_PAREN, "',' or ')' in the column list");
+        if (in.peek().isWord("AS")) {
+            throw in.unsupported(
+                    "AS", "CREATE TABLE ... AS SELECT is not supported", in.peek().start());
         }
 
         // ENGINE
-        Token engineWord = peek();
+        Token engineWord = in.peek();
         if (!engineWord.isWord("ENGINE")) {
-            throw unexpected(engineWord, "ENGINE");
+            throw in.unexpected(engineWord, "ENGINE");
         }
-        next();
-        if (peek().type() == Type.EQUALS) {
-            next();
+        in.next();
+        if (in.peek().type() == Type.EQUALS) {
+            in.next();
         }
-        Token engineName = identifier("an engine name");
+        Token engineName = in.identifier("an engine name");
         List<List<Token>> engineArgs = new ArrayList<>();
         boolean engineParens = false;
-        if (peek().type() == Type.OPEN_PAREN) {
+        if (in.peek().type() == Type.OPEN_PAREN) {
             engineParens = true;
             engineArgs = engineArguments();
         }
@@ -1184,69 +1062,69 @@ public final class DdlParser {
         MergeTreeSettings settings = MergeTreeSettings.DEFAULTS;
         String comment = null;
         while (true) {
-            Token c = peek();
-            if (c.isWord("PARTITION") && peek(1).isWord("BY")) {
+            Token c = in.peek();
+            if (c.isWord("PARTITION") && in.peek(1).isWord("BY")) {
                 if (partitionBy != null) {
-                    throw error("PARTITION BY is specified twice", c.start());
+                    throw in.error("PARTITION BY is specified twice", c.start());
                 }
-                pos += 2;
-                partitionBy = expression(KEY_AST_DEPTH);
-            } else if (c.isWord("ORDER") && peek(1).isWord("BY")) {
+                in.pos += 2;
+                partitionBy = in.expression(DdlTokens.KEY_AST_DEPTH);
+            } else if (c.isWord("ORDER") && in.peek(1).isWord("BY")) {
                 if (orderBy != null) {
-                    throw error("ORDER BY is specified twice", c.start());
+                    throw in.error("ORDER BY is specified twice", c.start());
                 }
-                pos += 2;
-                orderBy = expression(KEY_AST_DEPTH);
-            } else if (c.isWord("PRIMARY") && peek(1).isWord("KEY")) {
+                in.pos += 2;
+                orderBy = in.expression(DdlTokens.KEY_AST_DEPTH);
+            } else if (c.isWord("PRIMARY") && in.peek(1).isWord("KEY")) {
                 if (primaryKeyClause != null) {
-                    throw error("PRIMARY KEY is specified twice", c.start());
+                    throw in.error("PRIMARY KEY is specified twice", c.start());
                 }
-                pos += 2;
+                in.pos += 2;
                 primaryKeyClauseAt = c.start();
-                primaryKeyClause = expression(KEY_AST_DEPTH);
-            } else if (c.isWord("SAMPLE") && peek(1).isWord("BY")) {
+                primaryKeyClause = in.expression(DdlTokens.KEY_AST_DEPTH);
+            } else if (c.isWord("SAMPLE") && in.peek(1).isWord("BY")) {
                 if (sampleBy != null) {
-                    throw error("SAMPLE BY is specified twice", c.start());
+                    throw in.error("SAMPLE BY is specified twice", c.start());
                 }
-                pos += 2;
+                in.pos += 2;
                 sampleByAt = c.start();
-                sampleBy = expression(KEY_AST_DEPTH);
+                sampleBy = in.expression(DdlTokens.KEY_AST_DEPTH);
             } else if (c.isWord("TTL")) {
                 if (ttl != null) {
-                    throw error("TTL is specified twice", c.start());
+                    throw in.error("TTL is specified twice", c.start());
                 }
-                next();
+                in.next();
                 ttl = tableTtl();
             } else {
                 break;
             }
         }
-        if (peek().isWord("SETTINGS")) {
-            next();
+        if (in.peek().isWord("SETTINGS")) {
+            in.next();
             settings = settings();
         }
-        if (peek().isWord("COMMENT")) {
-            next();
-            comment = expect(Type.STRING, "a string literal after COMMENT").text();
-            if (peek().isWord("SETTINGS")) {
-                throw unsupported(
+        if (in.peek().isWord("COMMENT")) {
+            in.next();
+            comment = in.expect(Type.STRING, "a string literal after COMMENT").text();
+            if (in.peek().isWord("SETTINGS")) {
+                throw in.unsupported(
                         "SETTINGS",
                         "SETTINGS after COMMENT are query settings, which are not supported",
-                        peek().start());
+                        in.peek().start());
             }
         }
-        if (peek().type() == Type.SEMICOLON) {
-            next();
+        if (in.peek().type() == Type.SEMICOLON) {
+            in.next();
         }
-        Token end = peek();
+        Token end = in.peek();
         if (end.type() != Type.EOF) {
             if (end.isWord("ORDER") || end.isWord("PARTITION") || end.isWord("PRIMARY")) {
-                throw error(
+                throw in.error(
                         end.text().toUpperCase(Locale.ROOT)
                                 + " must come before SETTINGS and COMMENT",
                         end.start());
             }
-            throw unexpected(end, "the end of the statement");
+            throw in.unexpected(end, "the end of the statement");
         }
 
         TableSchema analyzed =
@@ -1281,41 +1159,42 @@ public final class DdlParser {
     private List<RawTtl> tableTtl() {
         List<RawTtl> out = new ArrayList<>();
         while (true) {
-            int at = peek().start();
-            ExprParser.Parsed e = expression(KEY_AST_DEPTH);
-            Token k = peek();
+            int at = in.peek().start();
+            ExprParser.Parsed e = in.expression(DdlTokens.KEY_AST_DEPTH);
+            Token k = in.peek();
             if (k.isWord("DELETE")) {
-                next();
-            } else if (k.isWord("TO") && (peek(1).isWord("DISK") || peek(1).isWord("VOLUME"))) {
-                throw unsupported(
-                        "TTL TO " + peek(1).text().toUpperCase(Locale.ROOT),
+                in.next();
+            } else if (k.isWord("TO")
+                    && (in.peek(1).isWord("DISK") || in.peek(1).isWord("VOLUME"))) {
+                throw in.unsupported(
+                        "TTL TO " + in.peek(1).text().toUpperCase(Locale.ROOT),
                         "TTL ... TO "
-                                + peek(1).text().toUpperCase(Locale.ROOT)
+                                + in.peek(1).text().toUpperCase(Locale.ROOT)
                                 + " is not supported: the engine keeps a table's parts in one"
                                 + " store and does not move them",
                         k.start());
             } else if (k.isWord("RECOMPRESS")) {
-                throw unsupported(
+                throw in.unsupported(
                         "TTL RECOMPRESS",
                         "TTL ... RECOMPRESS is not supported: parts keep the table's codecs",
                         k.start());
             }
             ExprParser.Parsed where = null;
-            if (peek().isWord("WHERE")) {
-                next();
-                where = expression(KEY_AST_DEPTH);
+            if (in.peek().isWord("WHERE")) {
+                in.next();
+                where = in.expression(DdlTokens.KEY_AST_DEPTH);
             }
-            if (peek().isWord("GROUP") && peek(1).isWord("BY")) {
-                throw unsupported(
+            if (in.peek().isWord("GROUP") && in.peek(1).isWord("BY")) {
+                throw in.unsupported(
                         "TTL GROUP BY",
                         "TTL ... GROUP BY is not supported: merges do not aggregate expired rows",
-                        peek().start());
+                        in.peek().start());
             }
             out.add(new RawTtl(e, at, where));
-            if (peek().type() != Type.COMMA) {
+            if (in.peek().type() != Type.COMMA) {
                 return out;
             }
-            next();
+            in.next();
         }
     }
 
@@ -1324,10 +1203,10 @@ public final class DdlParser {
      * INDEX i a TYPE minmax}) rather than a column named like the keyword.
      */
     private boolean isElement(String word) {
-        if (!peek().isWord(word) || !peek(1).isIdentifier()) {
+        if (!in.peek().isWord(word) || !in.peek(1).isIdentifier()) {
             return false;
         }
-        Token after = peek(2);
+        Token after = in.peek(2);
         if (after.type() == Type.COMMA || after.type() == Type.CLOSE_PAREN) {
             return false;
         }
@@ -1336,8 +1215,8 @@ public final class DdlParser {
                 // INDEX name expr TYPE ...: look for TYPE before the end of the element
                 {
                     int depth = 0;
-                    for (int i = pos + 2; i < t.size(); i++) {
-                        Token k = t.get(i);
+                    for (int i = in.pos + 2; i < in.tokens.size(); i++) {
+                        Token k = in.tokens.get(i);
                         if (k.type() == Type.OPEN_PAREN) {
                             depth++;
                         } else if (k.type() == Type.CLOSE_PAREN) {
@@ -1361,40 +1240,23 @@ public final class DdlParser {
         }
     }
 
-    /** The expression at the current token, {@code astDepth} deep in ClickHouse's CREATE tree. */
-    private ExprParser.Parsed expression(int astDepth) {
-        try {
-            ExprParser.Parsed p =
-                    ExprParser.parsePrefix(
-                            text,
-                            t,
-                            pos,
-                            new ExprParser.Limits(
-                                    limits.maxParserDepth(), limits.maxAstDepth(), astDepth));
-            pos = p.nextTokenIndex();
-            return p;
-        } catch (ExprException e) {
-            throw translate(e);
-        }
-    }
-
     /**
      * {@code Nested(name Type, ...)}: the element names and types. ClickHouse (with {@code
      * flatten_nested = 1}, its default) stores it as one {@code Array(Type)} column per element,
      * named {@code column.name}, which {@link #flattenNested} makes of it.
      */
     private void nested(RawColumn c) {
-        next();
-        expect(Type.OPEN_PAREN, "'(' after Nested");
+        in.next();
+        in.expect(Type.OPEN_PAREN, "'(' after Nested");
         c.nestedNames = new ArrayList<>();
         c.nestedTypes = new ArrayList<>();
         do {
-            Token element = identifier("a Nested element name");
-            Token k = peek();
+            Token element = in.identifier("a Nested element name");
+            Token k = in.peek();
             if (k.type() == Type.BARE_WORD
                     && k.text().equals("Nested")
-                    && peek(1).type() == Type.OPEN_PAREN) {
-                throw unsupported(
+                    && in.peek(1).type() == Type.OPEN_PAREN) {
+                throw in.unsupported(
                         "Nested",
                         "Column "
                                 + c.nameToken.text()
@@ -1404,15 +1266,15 @@ public final class DdlParser {
                         k.start());
             }
             try {
-                DataTypeParser.Result r = DataTypeParser.parsePrefix(text, k.start());
-                skipTo(r.end());
+                DataTypeParser.Result r = DataTypeParser.parsePrefix(in.text, k.start());
+                in.skipTo(r.end());
                 c.nestedNames.add(element);
                 c.nestedTypes.add(r.type());
             } catch (DataTypeParser.TypeParseException e) {
-                throw translate(e);
+                throw in.translate(e);
             }
-        } while (peek().type() == Type.COMMA && next() != null);
-        expect(Type.CLOSE_PAREN, "',' or ')' in Nested(...)");
+        } while (in.peek().type() == Type.COMMA && in.next() != null);
+        in.expect(Type.CLOSE_PAREN, "',' or ')' in Nested(...)");
         c.type = new ArrayType(new TupleType(namesOf(c.nestedNames), c.nestedTypes));
     }
 
@@ -1434,7 +1296,7 @@ public final class DdlParser {
             return List.of(c);
         }
         if (!(c.type instanceof ArrayType)) {
-            throw error(
+            throw in.error(
                     "Column " + c.nameToken.text() + ": Nested cannot be inside Nullable",
                     c.nameToken.start());
         }
@@ -1461,137 +1323,140 @@ public final class DdlParser {
 
     private RawColumn column() {
         RawColumn c = new RawColumn();
-        c.nameToken = identifier("a column name or ')'");
-        Token k = peek();
+        c.nameToken = in.identifier("a column name or ')'");
+        Token k = in.peek();
         boolean modifier =
                 k.type() == Type.BARE_WORD
                         && COLUMN_KEYWORDS.contains(k.text().toUpperCase(Locale.ROOT));
         if (k.type() == Type.BARE_WORD
                 && k.text().equals("Nested")
-                && peek(1).type() == Type.OPEN_PAREN) {
+                && in.peek(1).type() == Type.OPEN_PAREN) {
             nested(c);
         } else if (!modifier && k.type() != Type.COMMA && k.type() != Type.CLOSE_PAREN) {
             try {
                 DataTypeParser.Result r =
                         DataTypeParser.parsePrefix(
-                                text, k.start(), limits.maxAstDepth(), COLUMN_AST_DEPTH);
+                                in.text,
+                                k.start(),
+                                in.limits.maxAstDepth(),
+                                DdlTokens.COLUMN_AST_DEPTH);
                 c.type = r.type();
-                skipTo(r.end());
+                in.skipTo(r.end());
             } catch (DataTypeParser.TypeParseException e) {
-                throw translate(e);
+                throw in.translate(e);
             }
         }
-        Token n = peek();
+        Token n = in.peek();
         boolean nullModifier = false;
         boolean notNull = false;
         if (n.isWord("NULL")) {
-            next();
+            in.next();
             nullModifier = true;
-        } else if (n.isWord("NOT") && peek(1).isWord("NULL")) {
-            pos += 2;
+        } else if (n.isWord("NOT") && in.peek(1).isWord("NULL")) {
+            in.pos += 2;
             notNull = true;
         }
         if (nullModifier || notNull) {
             if (c.type == null) {
-                throw error(
+                throw in.error(
                         "Column " + c.nameToken.text() + ": [NOT] NULL needs a data type",
                         n.start());
             }
             if (c.type instanceof NullableType) {
-                throw error("Can't use [NOT] NULL modifier with Nullable type", n.start());
+                throw in.error("Can't use [NOT] NULL modifier with Nullable type", n.start());
             }
             if (nullModifier) {
                 try {
                     c.type = new NullableType(c.type);
                 } catch (IllegalArgumentException e) {
-                    throw error(e.getMessage(), n.start());
+                    throw in.error(e.getMessage(), n.start());
                 }
             }
         }
-        Token d = peek();
+        Token d = in.peek();
         if (d.isWord("DEFAULT") || d.isWord("MATERIALIZED") || d.isWord("ALIAS")) {
-            next();
+            in.next();
             c.defaultKind = DefaultKind.valueOf(d.text().toUpperCase(Locale.ROOT));
-            c.defaultExpr = expression(COLUMN_AST_DEPTH);
+            c.defaultExpr = in.expression(DdlTokens.COLUMN_AST_DEPTH);
         } else if (d.isWord("EPHEMERAL")) {
-            throw unsupported("EPHEMERAL", "EPHEMERAL columns are not supported", d.start());
+            throw in.unsupported("EPHEMERAL", "EPHEMERAL columns are not supported", d.start());
         } else if (d.isWord("AUTO_INCREMENT")) {
-            throw unsupported("AUTO_INCREMENT", "AUTO_INCREMENT is not supported", d.start());
+            throw in.unsupported("AUTO_INCREMENT", "AUTO_INCREMENT is not supported", d.start());
         }
         if (c.type == null && c.defaultExpr == null) {
-            throw error(
+            throw in.error(
                     "Column "
                             + c.nameToken.text()
                             + " has neither a data type nor a default expression",
                     c.nameToken.start());
         }
-        if (peek().isWord("COMMENT")) {
-            next();
-            c.comment = expect(Type.STRING, "a string literal after COMMENT").text();
+        if (in.peek().isWord("COMMENT")) {
+            in.next();
+            c.comment = in.expect(Type.STRING, "a string literal after COMMENT").text();
         }
-        if (peek().isWord("CODEC")) {
-            Token codec = next();
-            Token open = expect(Type.OPEN_PAREN, "'(' after CODEC");
+        if (in.peek().isWord("CODEC")) {
+            Token codec = in.next();
+            Token open = in.expect(Type.OPEN_PAREN, "'(' after CODEC");
             int depth = 0;
             while (true) {
-                Token x = next();
+                Token x = in.next();
                 if (x.type() == Type.EOF) {
-                    throw error("Unterminated CODEC(...)", codec.start());
+                    throw in.error("Unterminated CODEC(...)", codec.start());
                 }
                 if (x.type() == Type.OPEN_PAREN) {
                     depth++;
                 } else if (x.type() == Type.CLOSE_PAREN) {
                     if (depth-- == 0) {
-                        c.codec = text.substring(open.end(), x.start()).trim();
+                        c.codec = in.text.substring(open.end(), x.start()).trim();
                         break;
                     }
                 }
             }
             if (c.codec.isEmpty()) {
-                throw error("CODEC() needs at least one codec", codec.start());
+                throw in.error("CODEC() needs at least one codec", codec.start());
             }
         }
-        Token x = peek();
+        Token x = in.peek();
         if (x.isWord("STATISTICS")) {
-            throw unsupported("STATISTICS", "Column STATISTICS are not supported", x.start());
+            throw in.unsupported("STATISTICS", "Column STATISTICS are not supported", x.start());
         }
         if (x.isWord("TTL")) {
-            next();
+            in.next();
             c.ttlAt = x.start();
-            c.ttl = expression(COLUMN_AST_DEPTH);
+            c.ttl = in.expression(DdlTokens.COLUMN_AST_DEPTH);
         }
         if (x.isWord("SETTINGS")) {
-            throw unsupported("SETTINGS", "Column-level SETTINGS are not supported", x.start());
+            throw in.unsupported("SETTINGS", "Column-level SETTINGS are not supported", x.start());
         }
-        if (x.isWord("PRIMARY") && peek(1).isWord("KEY")) {
-            pos += 2;
+        if (x.isWord("PRIMARY") && in.peek(1).isWord("KEY")) {
+            in.pos += 2;
             c.primaryKey = true;
         }
-        Token after = peek();
+        Token after = in.peek();
         if (after.isWord("COMMENT") && c.codec != null) {
-            throw error("COMMENT must come before CODEC in a column declaration", after.start());
+            throw in.error("COMMENT must come before CODEC in a column declaration", after.start());
         }
         if (after.type() != Type.COMMA && after.type() != Type.CLOSE_PAREN) {
-            throw unexpected(
+            throw in.unexpected(
                     after, "',' or ')' after the declaration of column " + c.nameToken.text());
         }
         return c;
     }
 
     private List<List<Token>> engineArguments() {
-        expect(Type.OPEN_PAREN, "'('");
+        in.expect(Type.OPEN_PAREN, "'('");
         List<List<Token>> args = new ArrayList<>();
-        if (peek().type() == Type.CLOSE_PAREN) {
-            next();
+        if (in.peek().type() == Type.CLOSE_PAREN) {
+            in.next();
             return args;
         }
         while (true) {
             List<Token> arg = new ArrayList<>();
             int depth = 0;
             while (true) {
-                Token k = peek();
+                Token k = in.peek();
                 if (k.type() == Type.EOF) {
-                    throw unexpected(k, "')' after the engine arguments");
+                    throw in.unexpected(k, "')' after the engine arguments");
                 }
                 if (depth == 0 && (k.type() == Type.COMMA || k.type() == Type.CLOSE_PAREN)) {
                     break;
@@ -1601,13 +1466,13 @@ public final class DdlParser {
                 } else if (k.type() == Type.CLOSE_PAREN) {
                     depth--;
                 }
-                arg.add(next());
+                arg.add(in.next());
             }
             if (arg.isEmpty()) {
-                throw unexpected(peek(), "an engine argument");
+                throw in.unexpected(in.peek(), "an engine argument");
             }
             args.add(arg);
-            if (next().type() == Type.CLOSE_PAREN) {
+            if (in.next().type() == Type.CLOSE_PAREN) {
                 return args;
             }
         }
@@ -1616,16 +1481,16 @@ public final class DdlParser {
     private MergeTreeSettings settings() {
         Map<String, String> values = new LinkedHashMap<>();
         do {
-            Token name = peek();
+            Token name = in.peek();
             if (name.type() != Type.BARE_WORD) {
-                throw unexpected(name, "a setting name");
+                throw in.unexpected(name, "a setting name");
             }
-            next();
-            expect(Type.EQUALS, "'=' after setting " + name.text());
-            Token v = next();
+            in.next();
+            in.expect(Type.EQUALS, "'=' after setting " + name.text());
+            Token v = in.next();
             String literal;
-            if (v.type() == Type.MINUS && peek().type() == Type.NUMBER) {
-                literal = "-" + next().text();
+            if (v.type() == Type.MINUS && in.peek().type() == Type.NUMBER) {
+                literal = "-" + in.next().text();
             } else if (v.type() == Type.NUMBER) {
                 literal = v.text();
             } else if (v.type() == Type.STRING) {
@@ -1633,14 +1498,14 @@ public final class DdlParser {
             } else if (v.isWord("true") || v.isWord("false")) {
                 literal = v.text().toLowerCase(Locale.ROOT);
             } else {
-                throw unexpected(v, "a literal value for setting " + name.text());
+                throw in.unexpected(v, "a literal value for setting " + name.text());
             }
             String problem = MergeTreeSettings.check(name.text(), literal);
             if (problem != null) {
-                throw error(problem, name.start());
+                throw in.error(problem, name.start());
             }
             values.put(name.text(), literal);
-        } while (peek().type() == Type.COMMA && next() != null);
+        } while (in.peek().type() == Type.COMMA && in.next() != null);
         return new MergeTreeSettings(values);
     }
 
@@ -1671,7 +1536,7 @@ public final class DdlParser {
         Map<String, DataType> types = new LinkedHashMap<>();
         for (RawColumn c : raw) {
             if (!names.add(c.nameToken.text())) {
-                throw error(
+                throw in.error(
                         "Cannot add column "
                                 + c.nameToken.text()
                                 + ": column with this name already exists",
@@ -1697,7 +1562,7 @@ public final class DdlParser {
                         def = c.defaultExpr.bindDefault(known, type);
                     }
                 } catch (ExprException e) {
-                    throw translate(e);
+                    throw in.translate(e);
                 }
             }
             columns.add(
@@ -1717,7 +1582,7 @@ public final class DdlParser {
                     c.defaultKind() == DefaultKind.NONE || c.defaultKind() == DefaultKind.DEFAULT;
         }
         if (!insertable) {
-            throw error(
+            throw in.error(
                     "Cannot CREATE table without insertable columns (all columns are"
                             + " MATERIALIZED or ALIAS)",
                     raw.get(0).nameToken.start());
@@ -1731,18 +1596,18 @@ public final class DdlParser {
             for (Expr e : partitionKey.elements()) {
                 DataType rt = stripWrappers(e.resultType());
                 if (rt.kind() == TypeKind.FLOAT32 || rt.kind() == TypeKind.FLOAT64) {
-                    throw error(
+                    throw in.error(
                             "Floating point partition key is not supported: " + e.columnName(),
                             partitionBy.start());
                 }
                 if (e.isConstant()) {
-                    throw error(
+                    throw in.error(
                             "Partition key cannot contain constants: " + e.toSql(),
                             partitionBy.start());
                 }
             }
             if (!allowNullable && hasNullable(partitionKey)) {
-                throw error(
+                throw in.error(
                         "Partition key contains nullable columns, but merge tree setting"
                                 + " `allow_nullable_key` is disabled",
                         partitionBy.start());
@@ -1772,7 +1637,7 @@ public final class DdlParser {
                         + (columnPrimary.isEmpty() ? 0 : 1);
         if (sources > 1) {
             int at = Math.max(primaryKeyClauseAt, Math.max(tablePrimaryKeyAt, columnPrimaryAt));
-            throw error("Multiple primary keys are not allowed", at);
+            throw in.error("Multiple primary keys are not allowed", at);
         }
         if (primaryKeyClause != null) {
             explicitPrimary = bindKey(primaryKeyClause, keyColumns, false);
@@ -1802,7 +1667,7 @@ public final class DdlParser {
         KeyExpression primaryKey = sortingKey;
         if (explicitPrimary != null) {
             if (explicitPrimary.size() > sortingKey.size()) {
-                throw error(
+                throw in.error(
                         "Primary key must be a prefix of the sorting key, but its length: "
                                 + explicitPrimary.size()
                                 + " is greater than the sorting key length: "
@@ -1813,7 +1678,7 @@ public final class DdlParser {
                 Expr p = explicitPrimary.elements().get(i);
                 Expr s = sortingKey.elements().get(i);
                 if (!p.equals(s)) {
-                    throw error(
+                    throw in.error(
                             "Primary key must be a prefix of the sorting key, but the column"
                                     + " in the position "
                                     + i
@@ -1844,7 +1709,7 @@ public final class DdlParser {
             if (r.where() != null) {
                 where = bindTtlCondition(r.where(), keyColumns);
             } else if (rowsTtl) {
-                throw error(
+                throw in.error(
                         "More than one DELETE TTL expression without WHERE expression is not"
                                 + " allowed",
                         r.at());
@@ -1875,7 +1740,7 @@ public final class DdlParser {
         }
         for (int i = 0; i < raw.size(); i++) {
             if (raw.get(i).ttl != null && keyRequired.contains(columns.get(i).name())) {
-                throw error(
+                throw in.error(
                         "Trying to set TTL for key column " + columns.get(i).name(),
                         raw.get(i).ttlAt);
             }
@@ -1908,10 +1773,10 @@ public final class DdlParser {
         try {
             e = p.bind(columns);
         } catch (ExprException x) {
-            throw translate(x);
+            throw in.translate(x);
         }
         if (e.requiredColumns().isEmpty()) {
-            throw error(
+            throw in.error(
                     "TTL expression "
                             + e.toSql()
                             + " does not depend on any of the columns of the"
@@ -1920,7 +1785,7 @@ public final class DdlParser {
         }
         String nonDeterministic = nonDeterministicFunction(e);
         if (nonDeterministic != null) {
-            throw error(
+            throw in.error(
                     "TTL expression cannot contain non-deterministic functions, but contains"
                             + " function "
                             + nonDeterministic,
@@ -1931,7 +1796,7 @@ public final class DdlParser {
                 && k != TypeKind.DATE32
                 && k != TypeKind.DATETIME
                 && k != TypeKind.DATETIME64) {
-            throw error(
+            throw in.error(
                     "TTL expression result column should have Date, Date32, DateTime or DateTime64"
                             + " type, but has "
                             + e.resultType().name(),
@@ -1946,7 +1811,7 @@ public final class DdlParser {
         try {
             e = p.bind(columns);
         } catch (ExprException x) {
-            throw translate(x);
+            throw in.translate(x);
         }
         DataType t = stripWrappers(e.resultType());
         boolean numeric =
@@ -1969,7 +1834,7 @@ public final class DdlParser {
                     default -> false;
                 };
         if (!numeric) {
-            throw unsupported(
+            throw in.unsupported(
                     "TTL WHERE",
                     "TTL ... WHERE "
                             + e.toSql()
@@ -2008,13 +1873,13 @@ public final class DdlParser {
             MergeTreeSettings settings,
             int at) {
         if (samplingKey.isEmpty()) {
-            throw error("There are no columns in sampling expression", at);
+            throw in.error("There are no columns in sampling expression", at);
         }
         String first = samplingKey.columnNames().get(0);
         if (!primaryKey.columnNames().contains(first)
                 && !settings.getBoolean(
                         "compatibility_allow_sampling_expression_not_in_primary_key", false)) {
-            throw error("Sampling expression must be present in the primary key", at);
+            throw in.error("Sampling expression must be present in the primary key", at);
         }
         if (!settings.getBoolean("check_sample_column_is_correct", true)) {
             return;
@@ -2028,7 +1893,7 @@ public final class DdlParser {
                                 || t.kind() == TypeKind.UINT32
                                 || t.kind() == TypeKind.UINT64);
         if (!unsigned) {
-            throw error(
+            throw in.error(
                     "Invalid sampling column type in storage parameters: "
                             + t.name()
                             + ". Must be one unsigned integer type",
@@ -2064,7 +1929,7 @@ public final class DdlParser {
             }
         }
         if (anyAggregate && !outside.isEmpty()) {
-            throw error(
+            throw in.error(
                     "Column(s) "
                             + String.join(", ", outside)
                             + " of the AggregatingMergeTree table are neither part of the sorting"
@@ -2087,12 +1952,12 @@ public final class DdlParser {
         try {
             key = p.bindKey(columns, partition);
         } catch (ExprException e) {
-            throw translate(e);
+            throw in.translate(e);
         }
         for (String name : key.requiredColumns()) {
             DataType t = columns.get(name);
             if (t instanceof AggregateFunctionType) {
-                throw error(
+                throw in.error(
                         "Column `"
                                 + name
                                 + "` with type "
@@ -2108,13 +1973,13 @@ public final class DdlParser {
         Set<String> seen = new HashSet<>();
         for (Expr e : key.elements()) {
             if (e.isConstant()) {
-                throw error(what + " cannot contain constants: " + e.toSql(), at);
+                throw in.error(what + " cannot contain constants: " + e.toSql(), at);
             }
             if (!seen.add(e.toSql())) {
-                throw error(what + " contains a duplicate expression: " + e.toSql(), at);
+                throw in.error(what + " contains a duplicate expression: " + e.toSql(), at);
             }
             if (e.resultType().simpleAggregateFunction() != null) {
-                throw error(
+                throw in.error(
                         "Column with type "
                                 + e.resultType().name()
                                 + " is not allowed in key expression",
@@ -2122,7 +1987,7 @@ public final class DdlParser {
             }
         }
         if (!allowNullable && hasNullable(key)) {
-            throw error(
+            throw in.error(
                     "Sorting key contains nullable columns, but merge tree setting"
                             + " `allow_nullable_key` is disabled",
                     at);
@@ -2152,7 +2017,7 @@ public final class DdlParser {
             DataType inner = stripWrappers(lc.nested());
             TypeKind k = inner.kind();
             if (k != TypeKind.STRING && k != TypeKind.FIXED_STRING && k != TypeKind.UUID) {
-                throw error(
+                throw in.error(
                         "Creating columns of type "
                                 + t.name()
                                 + " is prohibited by default"
@@ -2224,16 +2089,16 @@ public final class DdlParser {
         List<String> params = PLAIN_ENGINE_PARAMETERS.get(plainName);
         if (params == null) {
             if (OTHER_ENGINES.contains(plainName)) {
-                throw unsupported("ENGINE " + name, unsupportedEngine(name), at);
+                throw in.unsupported("ENGINE " + name, unsupportedEngine(name), at);
             }
-            throw error("Unknown table engine " + name, at);
+            throw in.error("Unknown table engine " + name, at);
         }
         List<String> needed = new ArrayList<>(List.of("[path in ZooKeeper]", "[replica name]"));
         needed.addAll(params);
         int min = (int) params.stream().filter(p -> !p.startsWith("[")).count();
         int max = needed.size();
         if (args.size() < min || args.size() > max) {
-            throw error(
+            throw in.error(
                     "With extended storage definition syntax storage "
                             + name
                             + " requires "
@@ -2251,16 +2116,16 @@ public final class DdlParser {
             Token path = args.get(0).get(0);
             Token replica = args.get(1).get(0);
             if (path.type() != Type.STRING) {
-                throw error("Path in ZooKeeper must be a string literal", path.start());
+                throw in.error("Path in ZooKeeper must be a string literal", path.start());
             }
             if (replica.type() != Type.STRING) {
-                throw error("Replica name must be a string literal", replica.start());
+                throw in.error("Replica name must be a string literal", replica.start());
             }
             if (replica.text().isEmpty()) {
-                throw error("No replica name in config", replica.start());
+                throw in.error("No replica name in config", replica.start());
             }
             if (replica.text().contains("\t") || replica.text().contains("\n")) {
-                throw error("Replica name must not contain '\\t' or '\\n'", replica.start());
+                throw in.error("Replica name must not contain '\\t' or '\\n'", replica.start());
             }
             replication = new EngineReplication(family, path.text(), replica.text());
             rest = args.subList(2, args.size());
@@ -2268,7 +2133,7 @@ public final class DdlParser {
             replication = EngineReplication.serverDefaults(family);
             rest = args;
         } else {
-            throw error(
+            throw in.error(
                     "Expected two string literal arguments: zookeeper_path and replica_name",
                     args.get(0).get(0).start());
         }
@@ -2278,17 +2143,17 @@ public final class DdlParser {
             int missing = min - rest.size();
             boolean versionMissing =
                     plainName.equals("VersionedCollapsingMergeTree") && missing == 2;
-            throw error(
+            throw in.error(
                     (versionMissing ? "Version" : "Sign")
                             + " column name must be an unquoted string",
                     args.get(1).get(0).start());
         }
         if (plainName.equals("MergeTree") && !rest.isEmpty()) {
-            throw error("Wrong number of engine arguments.", rest.get(0).get(0).start());
+            throw in.error("Wrong number of engine arguments.", rest.get(0).get(0).start());
         }
         if (family == EngineReplication.Family.REPLICATED
                 && settings.getBoolean("table_readonly", false)) {
-            throw error(
+            throw in.error(
                     "The `table_readonly` setting is not supported for ReplicatedMergeTree", at);
         }
         return plainEngine(
@@ -2326,8 +2191,8 @@ public final class DdlParser {
                 && arg.get(1).type() == Type.OPEN_PAREN
                 && !arg.get(0).isWord("tuple")
                 && !arg.get(0).isWord("array")) {
-            String source = text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
-            throw unsupported(
+            String source = in.text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
+            throw in.unsupported(
                     "engine argument expression",
                     "Engine argument expressions are not supported; write the ZooKeeper path and"
                             + " the replica name as string literals, found '"
@@ -2356,7 +2221,7 @@ public final class DdlParser {
         switch (name) {
             case "MergeTree":
                 if (!args.isEmpty()) {
-                    throw error(
+                    throw in.error(
                             "This syntax for *MergeTree engine is deprecated. Use extended"
                                     + " storage definition syntax with ORDER BY/PRIMARY KEY clause",
                             at);
@@ -2365,7 +2230,7 @@ public final class DdlParser {
             case "ReplacingMergeTree":
                 {
                     if (args.size() > 2) {
-                        throw error(
+                        throw in.error(
                                 "ReplacingMergeTree takes at most 2 parameters (version"
                                         + " column, is_deleted column), got "
                                         + args.size(),
@@ -2379,7 +2244,7 @@ public final class DdlParser {
                                 engineColumn(columns, ver, "Version column", args.get(0).get(0));
                         DataType vt = c.type();
                         if (!isVersionType(vt)) {
-                            throw error(
+                            throw in.error(
                                     "The column "
                                             + ver
                                             + " cannot be used as a version column for storage"
@@ -2394,7 +2259,7 @@ public final class DdlParser {
                         ColumnDefinition c =
                                 engineColumn(columns, del, "is_deleted column", args.get(1).get(0));
                         if (del.equals(ver)) {
-                            throw error(
+                            throw in.error(
                                     "The version and is_deleted column cannot be the same"
                                             + " column ("
                                             + del
@@ -2402,7 +2267,7 @@ public final class DdlParser {
                                     args.get(1).get(0).start());
                         }
                         if (c.type().kind() != TypeKind.UINT8) {
-                            throw error(
+                            throw in.error(
                                     "is_deleted column ("
                                             + del
                                             + ") for storage ReplacingMergeTree must have type"
@@ -2417,7 +2282,7 @@ public final class DdlParser {
             case "SummingMergeTree":
                 {
                     if (args.size() > 1) {
-                        throw error(
+                        throw in.error(
                                 "SummingMergeTree takes at most 1 parameter (a column or a"
                                         + " tuple of columns to sum), got "
                                         + args.size(),
@@ -2428,14 +2293,14 @@ public final class DdlParser {
                         List<Token> a = args.get(0);
                         if (a.get(0).type() == Type.OPEN_PAREN) {
                             if (a.get(a.size() - 1).type() != Type.CLOSE_PAREN) {
-                                throw unexpected(a.get(a.size() - 1), "')'");
+                                throw in.unexpected(a.get(a.size() - 1), "')'");
                             }
                             for (int i = 1; i < a.size() - 1; i++) {
                                 Token x = a.get(i);
                                 if (x.isIdentifier()) {
                                     sums.add(x.text());
                                 } else if (x.type() != Type.COMMA) {
-                                    throw unexpected(x, "a column name");
+                                    throw in.unexpected(x, "a column name");
                                 }
                             }
                         } else {
@@ -2449,7 +2314,7 @@ public final class DdlParser {
                                 exists |= c.name().equals(s);
                             }
                             if (!exists) {
-                                throw error(
+                                throw in.error(
                                         "Column "
                                                 + s
                                                 + " listed in columns to sum does not"
@@ -2457,7 +2322,7 @@ public final class DdlParser {
                                         a.get(0).start());
                             }
                             if (keyColumns.contains(s)) {
-                                throw error(
+                                throw in.error(
                                         "Columns: "
                                                 + s
                                                 + " listed both in columns to sum and"
@@ -2471,7 +2336,7 @@ public final class DdlParser {
             case "CollapsingMergeTree":
                 {
                     if (args.size() != 1) {
-                        throw error(
+                        throw in.error(
                                 "With extended storage definition syntax storage"
                                         + " CollapsingMergeTree requires 1 parameters: name of column"
                                         + " with sign",
@@ -2481,7 +2346,7 @@ public final class DdlParser {
                     ColumnDefinition c =
                             engineColumn(columns, sign, "Sign column", args.get(0).get(0));
                     if (c.type().kind() != TypeKind.INT8) {
-                        throw error(
+                        throw in.error(
                                 "Sign column ("
                                         + sign
                                         + ") for storage CollapsingMergeTree"
@@ -2495,7 +2360,7 @@ public final class DdlParser {
             case "VersionedCollapsingMergeTree":
                 {
                     if (args.size() != 2) {
-                        throw error(
+                        throw in.error(
                                 "With extended storage definition syntax storage"
                                         + " VersionedCollapsingMergeTree requires 2 parameters:"
                                         + " sign column, version",
@@ -2506,7 +2371,7 @@ public final class DdlParser {
                     ColumnDefinition s =
                             engineColumn(columns, sign, "Sign column", args.get(0).get(0));
                     if (s.type().kind() != TypeKind.INT8) {
-                        throw error(
+                        throw in.error(
                                 "Sign column ("
                                         + sign
                                         + ") for storage VersionedCollapsingMergeTree must have"
@@ -2516,7 +2381,7 @@ public final class DdlParser {
                                 args.get(0).get(0).start());
                     }
                     if (sign.equals(ver)) {
-                        throw error(
+                        throw in.error(
                                 "The version and sign column cannot be the same column ("
                                         + sign
                                         + ")",
@@ -2527,7 +2392,7 @@ public final class DdlParser {
                         v = c.name().equals(ver) ? c : v;
                     }
                     if (v == null) {
-                        throw error(
+                        throw in.error(
                                 "There is no physical column " + ver + " in table",
                                 args.get(1).get(0).start());
                     }
@@ -2535,13 +2400,13 @@ public final class DdlParser {
                     if (!allowNullableKey
                             && v.type() instanceof NullableType
                             && !sortingKey.columnNames().contains(ver)) {
-                        throw error(
+                        throw in.error(
                                 "Sorting key contains nullable columns, but merge tree setting"
                                         + " `allow_nullable_key` is disabled",
                                 args.get(1).get(0).start());
                     }
                     if (!isVersionType(v.type())) {
-                        throw error(
+                        throw in.error(
                                 "The column "
                                         + ver
                                         + " cannot be used as a version column for storage"
@@ -2555,7 +2420,7 @@ public final class DdlParser {
                 }
             case "AggregatingMergeTree":
                 if (!args.isEmpty()) {
-                    throw error(
+                    throw in.error(
                             "With extended storage definition syntax storage AggregatingMergeTree"
                                     + " requires no parameters",
                             at);
@@ -2563,19 +2428,19 @@ public final class DdlParser {
                 return EngineDefinition.aggregatingMergeTree();
             default:
                 if (OTHER_ENGINES.contains(name)) {
-                    throw unsupported("ENGINE " + name, unsupportedEngine(name), at);
+                    throw in.unsupported("ENGINE " + name, unsupportedEngine(name), at);
                 }
-                throw error("Unknown table engine " + name, at);
+                throw in.error("Unknown table engine " + name, at);
         }
     }
 
     private String columnArg(List<Token> arg, String what) {
         if (arg.size() != 1 || !arg.get(0).isIdentifier()) {
-            throw error(
+            throw in.error(
                     "The "
                             + what
                             + " must be given as a column name, found '"
-                            + text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end())
+                            + in.text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end())
                             + "'",
                     arg.get(0).start());
         }
@@ -2589,7 +2454,7 @@ public final class DdlParser {
                 return c;
             }
         }
-        throw error(what + " " + name + " does not exist in table declaration", at.start());
+        throw in.error(what + " " + name + " does not exist in table declaration", at.start());
     }
 
     /**
