@@ -1,5 +1,8 @@
 package io.github.s3mergetree.engine.ddl;
 
+import io.github.s3mergetree.engine.ddl.ColumnDeclarationParser.RawColumn;
+import io.github.s3mergetree.engine.ddl.SkipIndexClauseParser.RawIndex;
+import io.github.s3mergetree.engine.ddl.TtlClauseParser.RawTtl;
 import io.github.s3mergetree.engine.expr.Expr;
 import io.github.s3mergetree.engine.expr.ExprException;
 import io.github.s3mergetree.engine.expr.ExprParser;
@@ -7,14 +10,8 @@ import io.github.s3mergetree.engine.expr.KeyExpression;
 import io.github.s3mergetree.engine.expr.SqlLexer;
 import io.github.s3mergetree.engine.expr.SqlLexer.Token;
 import io.github.s3mergetree.engine.expr.SqlLexer.Type;
-import io.github.s3mergetree.engine.types.AggregateFunctionType;
-import io.github.s3mergetree.engine.types.ArrayType;
 import io.github.s3mergetree.engine.types.DataType;
-import io.github.s3mergetree.engine.types.DataTypeParser;
-import io.github.s3mergetree.engine.types.LowCardinalityType;
-import io.github.s3mergetree.engine.types.MapType;
 import io.github.s3mergetree.engine.types.NullableType;
-import io.github.s3mergetree.engine.types.TupleType;
 import io.github.s3mergetree.engine.types.TypeKind;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -62,26 +59,20 @@ import java.util.function.Supplier;
  */
 public final class DdlParser {
     private final DdlTokens in;
+    private final TableKeyChecks keyChecks;
+    private final SettingsClauseParser settingsParser;
+    private final TtlClauseParser ttlParser;
+    private final SkipIndexClauseParser indexParser;
+    private final ColumnDeclarationParser columnParser;
 
     private DdlParser(DdlTokens in) {
         this.in = in;
+        this.keyChecks = new TableKeyChecks(in);
+        this.settingsParser = new SettingsClauseParser(in);
+        this.ttlParser = new TtlClauseParser(in);
+        this.indexParser = new SkipIndexClauseParser(in);
+        this.columnParser = new ColumnDeclarationParser(in);
     }
-
-    private static final Set<String> COLUMN_KEYWORDS =
-            Set.of(
-                    "DEFAULT",
-                    "MATERIALIZED",
-                    "ALIAS",
-                    "EPHEMERAL",
-                    "NULL",
-                    "NOT",
-                    "COMMENT",
-                    "CODEC",
-                    "TTL",
-                    "PRIMARY",
-                    "STATISTICS",
-                    "SETTINGS",
-                    "AUTO_INCREMENT");
 
     /**
      * The engines written here, by plain name, with their parameters as ClickHouse's
@@ -288,149 +279,6 @@ public final class DdlParser {
 
     // ---------------------------------------------------------------------------------------
     // syntax
-
-    /** A column as declared, before typing of defaults. */
-    private static final class RawColumn {
-        Token nameToken;
-        DataType type;
-
-        /** {@code Nested(a T, b U)}: the elements, flattened into {@code name.a Array(T)}, ... */
-        List<Token> nestedNames;
-
-        List<DataType> nestedTypes;
-        DefaultKind defaultKind = DefaultKind.NONE;
-        ExprParser.Parsed defaultExpr;
-        String codec;
-        String comment;
-        boolean primaryKey;
-        ExprParser.Parsed ttl;
-        int ttlAt = -1;
-    }
-
-    /** A data-skipping index as declared, before its expression is bound to the columns. */
-    private static final class RawIndex {
-        Token indexWord;
-        Token nameToken;
-        ExprParser.Parsed expression;
-        Token typeToken;
-        List<List<Token>> arguments = new ArrayList<>();
-        boolean parentheses;
-        Token granularityToken;
-    }
-
-    /** {@code name expr TYPE type[(args)] [GRANULARITY k]}, after the word INDEX. */
-    private RawIndex skipIndex(Token indexWord) {
-        RawIndex x = new RawIndex();
-        x.indexWord = indexWord;
-        x.nameToken = in.identifier("an index name");
-        x.expression = in.expression(DdlTokens.COLUMN_AST_DEPTH);
-        in.expectWord("TYPE");
-        x.typeToken = in.identifier("an index type");
-        if (in.peek().type() == Type.OPEN_PAREN) {
-            in.next();
-            x.parentheses = true;
-            if (in.peek().type() == Type.CLOSE_PAREN) {
-                in.next();
-            } else {
-                while (true) {
-                    List<Token> arg = new ArrayList<>();
-                    int depth = 0;
-                    while (true) {
-                        Token k = in.peek();
-                        if (k.type() == Type.EOF) {
-                            throw in.unexpected(k, "')' after the index type's arguments");
-                        }
-                        if (depth == 0
-                                && (k.type() == Type.COMMA || k.type() == Type.CLOSE_PAREN)) {
-                            break;
-                        }
-                        if (k.type() == Type.OPEN_PAREN) {
-                            depth++;
-                        } else if (k.type() == Type.CLOSE_PAREN) {
-                            depth--;
-                        }
-                        arg.add(in.next());
-                    }
-                    if (arg.isEmpty()) {
-                        throw in.unexpected(in.peek(), "an index type argument");
-                    }
-                    x.arguments.add(arg);
-                    if (in.next().type() == Type.CLOSE_PAREN) {
-                        break;
-                    }
-                }
-            }
-        }
-        if (in.peek().isWord("GRANULARITY")) {
-            in.next();
-            x.granularityToken = in.peek();
-            if (x.granularityToken.type() == Type.MINUS) {
-                in.next();
-                Token n = in.expect(Type.NUMBER, "a number after GRANULARITY");
-                throw in.error("Index GRANULARITY must be a positive integer.", n.start());
-            }
-            in.expect(Type.NUMBER, "a number after GRANULARITY");
-        }
-        return x;
-    }
-
-    /**
-     * Binds every index expression to the stored columns and checks the index as ClickHouse's
-     * {@code IndicesDescription} and index validators do ({@link SkipIndexTypes}).
-     */
-    private List<SkipIndexDefinition> skipIndexes(
-            List<RawIndex> raw, Map<String, DataType> columns) {
-        List<SkipIndexDefinition> out = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        for (RawIndex x : raw) {
-            String name = x.nameToken.text();
-            if (!names.add(name)) {
-                throw in.error(
-                        "Duplicated index name "
-                                + name
-                                + " is not allowed. Please use a different index name.",
-                        x.nameToken.start());
-            }
-            int granularity = 1;
-            if (x.granularityToken != null) {
-                long g;
-                try {
-                    g = Long.parseLong(x.granularityToken.text());
-                } catch (NumberFormatException e) {
-                    g = -1;
-                }
-                if (g <= 0 || g > Integer.MAX_VALUE) {
-                    throw in.error(
-                            "Index GRANULARITY must be a positive integer.",
-                            x.granularityToken.start());
-                }
-                granularity = (int) g;
-            }
-            KeyExpression expression = bindKey(x.expression, columns, false);
-            List<String> arguments = new ArrayList<>();
-            for (List<Token> arg : x.arguments) {
-                arguments.add(literalArgument(arg));
-            }
-            SkipIndexDefinition d =
-                    new SkipIndexDefinition(
-                            name,
-                            expression,
-                            x.typeToken.text(),
-                            arguments,
-                            x.parentheses,
-                            granularity);
-            try {
-                SkipIndexTypes.validate(d);
-            } catch (SkipIndexTypes.Refusal r) {
-                if (r.unsupported()) {
-                    throw in.unsupported("INDEX", r.getMessage(), x.indexWord.start());
-                }
-                throw in.error(r.getMessage(), x.typeToken.start());
-            }
-            out.add(d);
-        }
-        return out;
-    }
 
     /** One item of a projection's SELECT list, before it is bound to the columns. */
     private record RawProjectionItem(
@@ -817,14 +665,14 @@ public final class DdlParser {
         }
         List<Expr> orderElements = new ArrayList<>();
         if (x.orderBy.size() == 1) {
-            orderElements.addAll(bindKey(x.orderBy.get(0), stored, false).elements());
+            orderElements.addAll(keyChecks.bindKey(x.orderBy.get(0), stored, false).elements());
         } else {
             for (ExprParser.Parsed o : x.orderBy) {
                 orderElements.add(bind(o, stored));
             }
         }
         KeyExpression orderBy = new KeyExpression(orderElements);
-        checkSortingKey(orderBy, "Projection sorting key", x.orderByAt, true);
+        keyChecks.checkSortingKey(orderBy, "Projection sorting key", x.orderByAt, true);
         required.addAll(orderBy.requiredColumns());
         List<String> orderSql = new ArrayList<>();
         for (Expr e : orderElements) {
@@ -919,28 +767,6 @@ public final class DdlParser {
         }
     }
 
-    /**
-     * An index type argument as its SQL text: a number (with its sign) or a quoted string; anything
-     * else as written (the type's validation refuses what it does not take).
-     */
-    private String literalArgument(List<Token> arg) {
-        if (arg.size() == 1 && arg.get(0).type() == Type.NUMBER) {
-            return arg.get(0).text();
-        }
-        if (arg.size() == 2
-                && arg.get(0).type() == Type.MINUS
-                && arg.get(1).type() == Type.NUMBER) {
-            return "-" + arg.get(1).text();
-        }
-        if (arg.size() == 1 && arg.get(0).type() == Type.STRING) {
-            return SqlLexer.quoteString(arg.get(0).text());
-        }
-        return in.text.substring(arg.get(0).start(), arg.get(arg.size() - 1).end());
-    }
-
-    /** One parsed element of a table's TTL clause, not yet typed. */
-    private record RawTtl(ExprParser.Parsed expression, int at, ExprParser.Parsed where) {}
-
     private TableSchema statement() {
         Token create = in.peek();
         if (create.isWord("ATTACH")) {
@@ -1005,7 +831,7 @@ public final class DdlParser {
                 tablePrimaryKey = in.expression(DdlTokens.COLUMN_AST_DEPTH);
             } else if (isElement("INDEX")) {
                 in.next();
-                rawIndexes.add(skipIndex(e));
+                rawIndexes.add(indexParser.skipIndex(e));
             } else if (isElement("PROJECTION")) {
                 in.next();
                 rawProjections.add(projection(e));
@@ -1022,7 +848,7 @@ public final class DdlParser {
                                     + " columns (every column declaration is at least 2 elements)",
                             e.start());
                 }
-                raw.addAll(flattenNested(column()));
+                raw.addAll(columnParser.flattenNested(columnParser.column()));
             }
             if (in.peek().type() == Type.COMMA && in.peek(1).type() == Type.CLOSE_PAREN) {
                 in.next(); // a trailing comma, as ClickHouse allows
@@ -1094,14 +920,14 @@ public final class DdlParser {
                     throw in.error("TTL is specified twice", c.start());
                 }
                 in.next();
-                ttl = tableTtl();
+                ttl = ttlParser.tableTtl();
             } else {
                 break;
             }
         }
         if (in.peek().isWord("SETTINGS")) {
             in.next();
-            settings = settings();
+            settings = settingsParser.settings();
         }
         if (in.peek().isWord("COMMENT")) {
             in.next();
@@ -1151,54 +977,6 @@ public final class DdlParser {
     }
 
     /**
-     * The elements of a table's {@code TTL} clause: {@code expr [DELETE] [WHERE cond]}, comma
-     * separated. Moving parts ({@code TO DISK}, {@code TO VOLUME}), {@code RECOMPRESS} and {@code
-     * GROUP BY} rollups are refused: the engine writes to one store with the table's codecs and
-     * does not aggregate in merges.
-     */
-    private List<RawTtl> tableTtl() {
-        List<RawTtl> out = new ArrayList<>();
-        while (true) {
-            int at = in.peek().start();
-            ExprParser.Parsed e = in.expression(DdlTokens.KEY_AST_DEPTH);
-            Token k = in.peek();
-            if (k.isWord("DELETE")) {
-                in.next();
-            } else if (k.isWord("TO")
-                    && (in.peek(1).isWord("DISK") || in.peek(1).isWord("VOLUME"))) {
-                throw in.unsupported(
-                        "TTL TO " + in.peek(1).text().toUpperCase(Locale.ROOT),
-                        "TTL ... TO "
-                                + in.peek(1).text().toUpperCase(Locale.ROOT)
-                                + " is not supported: the engine keeps a table's parts in one"
-                                + " store and does not move them",
-                        k.start());
-            } else if (k.isWord("RECOMPRESS")) {
-                throw in.unsupported(
-                        "TTL RECOMPRESS",
-                        "TTL ... RECOMPRESS is not supported: parts keep the table's codecs",
-                        k.start());
-            }
-            ExprParser.Parsed where = null;
-            if (in.peek().isWord("WHERE")) {
-                in.next();
-                where = in.expression(DdlTokens.KEY_AST_DEPTH);
-            }
-            if (in.peek().isWord("GROUP") && in.peek(1).isWord("BY")) {
-                throw in.unsupported(
-                        "TTL GROUP BY",
-                        "TTL ... GROUP BY is not supported: merges do not aggregate expired rows",
-                        in.peek().start());
-            }
-            out.add(new RawTtl(e, at, where));
-            if (in.peek().type() != Type.COMMA) {
-                return out;
-            }
-            in.next();
-        }
-    }
-
-    /**
      * Whether the element starting here is {@code word} introducing a declaration (e.g. {@code
      * INDEX i a TYPE minmax}) rather than a column named like the keyword.
      */
@@ -1240,209 +1018,6 @@ public final class DdlParser {
         }
     }
 
-    /**
-     * {@code Nested(name Type, ...)}: the element names and types. ClickHouse (with {@code
-     * flatten_nested = 1}, its default) stores it as one {@code Array(Type)} column per element,
-     * named {@code column.name}, which {@link #flattenNested} makes of it.
-     */
-    private void nested(RawColumn c) {
-        in.next();
-        in.expect(Type.OPEN_PAREN, "'(' after Nested");
-        c.nestedNames = new ArrayList<>();
-        c.nestedTypes = new ArrayList<>();
-        do {
-            Token element = in.identifier("a Nested element name");
-            Token k = in.peek();
-            if (k.type() == Type.BARE_WORD
-                    && k.text().equals("Nested")
-                    && in.peek(1).type() == Type.OPEN_PAREN) {
-                throw in.unsupported(
-                        "Nested",
-                        "Column "
-                                + c.nameToken.text()
-                                + ": a Nested inside a Nested (element "
-                                + element.text()
-                                + ") is not supported by this engine",
-                        k.start());
-            }
-            try {
-                DataTypeParser.Result r = DataTypeParser.parsePrefix(in.text, k.start());
-                in.skipTo(r.end());
-                c.nestedNames.add(element);
-                c.nestedTypes.add(r.type());
-            } catch (DataTypeParser.TypeParseException e) {
-                throw in.translate(e);
-            }
-        } while (in.peek().type() == Type.COMMA && in.next() != null);
-        in.expect(Type.CLOSE_PAREN, "',' or ')' in Nested(...)");
-        c.type = new ArrayType(new TupleType(namesOf(c.nestedNames), c.nestedTypes));
-    }
-
-    private static List<String> namesOf(List<Token> tokens) {
-        List<String> out = new ArrayList<>();
-        for (Token t : tokens) {
-            out.add(t.text());
-        }
-        return out;
-    }
-
-    /**
-     * The columns of a declaration: itself, or for {@code n Nested(a T, b U)} the columns {@code
-     * n.a Array(T)} and {@code n.b Array(U)}, each with the declaration's default, codec and
-     * comment, as ClickHouse flattens it.
-     */
-    private List<RawColumn> flattenNested(RawColumn c) {
-        if (c.nestedNames == null) {
-            return List.of(c);
-        }
-        if (!(c.type instanceof ArrayType)) {
-            throw in.error(
-                    "Column " + c.nameToken.text() + ": Nested cannot be inside Nullable",
-                    c.nameToken.start());
-        }
-        List<RawColumn> out = new ArrayList<>();
-        for (int i = 0; i < c.nestedNames.size(); i++) {
-            Token e = c.nestedNames.get(i);
-            RawColumn f = new RawColumn();
-            f.nameToken =
-                    new Token(
-                            Type.QUOTED_IDENTIFIER,
-                            c.nameToken.text() + "." + e.text(),
-                            c.nameToken.start(),
-                            c.nameToken.end());
-            f.type = new ArrayType(c.nestedTypes.get(i));
-            f.defaultKind = c.defaultKind;
-            f.defaultExpr = c.defaultExpr;
-            f.codec = c.codec;
-            f.comment = c.comment;
-            f.primaryKey = c.primaryKey;
-            out.add(f);
-        }
-        return out;
-    }
-
-    private RawColumn column() {
-        RawColumn c = new RawColumn();
-        c.nameToken = in.identifier("a column name or ')'");
-        Token k = in.peek();
-        boolean modifier =
-                k.type() == Type.BARE_WORD
-                        && COLUMN_KEYWORDS.contains(k.text().toUpperCase(Locale.ROOT));
-        if (k.type() == Type.BARE_WORD
-                && k.text().equals("Nested")
-                && in.peek(1).type() == Type.OPEN_PAREN) {
-            nested(c);
-        } else if (!modifier && k.type() != Type.COMMA && k.type() != Type.CLOSE_PAREN) {
-            try {
-                DataTypeParser.Result r =
-                        DataTypeParser.parsePrefix(
-                                in.text,
-                                k.start(),
-                                in.limits.maxAstDepth(),
-                                DdlTokens.COLUMN_AST_DEPTH);
-                c.type = r.type();
-                in.skipTo(r.end());
-            } catch (DataTypeParser.TypeParseException e) {
-                throw in.translate(e);
-            }
-        }
-        Token n = in.peek();
-        boolean nullModifier = false;
-        boolean notNull = false;
-        if (n.isWord("NULL")) {
-            in.next();
-            nullModifier = true;
-        } else if (n.isWord("NOT") && in.peek(1).isWord("NULL")) {
-            in.pos += 2;
-            notNull = true;
-        }
-        if (nullModifier || notNull) {
-            if (c.type == null) {
-                throw in.error(
-                        "Column " + c.nameToken.text() + ": [NOT] NULL needs a data type",
-                        n.start());
-            }
-            if (c.type instanceof NullableType) {
-                throw in.error("Can't use [NOT] NULL modifier with Nullable type", n.start());
-            }
-            if (nullModifier) {
-                try {
-                    c.type = new NullableType(c.type);
-                } catch (IllegalArgumentException e) {
-                    throw in.error(e.getMessage(), n.start());
-                }
-            }
-        }
-        Token d = in.peek();
-        if (d.isWord("DEFAULT") || d.isWord("MATERIALIZED") || d.isWord("ALIAS")) {
-            in.next();
-            c.defaultKind = DefaultKind.valueOf(d.text().toUpperCase(Locale.ROOT));
-            c.defaultExpr = in.expression(DdlTokens.COLUMN_AST_DEPTH);
-        } else if (d.isWord("EPHEMERAL")) {
-            throw in.unsupported("EPHEMERAL", "EPHEMERAL columns are not supported", d.start());
-        } else if (d.isWord("AUTO_INCREMENT")) {
-            throw in.unsupported("AUTO_INCREMENT", "AUTO_INCREMENT is not supported", d.start());
-        }
-        if (c.type == null && c.defaultExpr == null) {
-            throw in.error(
-                    "Column "
-                            + c.nameToken.text()
-                            + " has neither a data type nor a default expression",
-                    c.nameToken.start());
-        }
-        if (in.peek().isWord("COMMENT")) {
-            in.next();
-            c.comment = in.expect(Type.STRING, "a string literal after COMMENT").text();
-        }
-        if (in.peek().isWord("CODEC")) {
-            Token codec = in.next();
-            Token open = in.expect(Type.OPEN_PAREN, "'(' after CODEC");
-            int depth = 0;
-            while (true) {
-                Token x = in.next();
-                if (x.type() == Type.EOF) {
-                    throw in.error("Unterminated CODEC(...)", codec.start());
-                }
-                if (x.type() == Type.OPEN_PAREN) {
-                    depth++;
-                } else if (x.type() == Type.CLOSE_PAREN) {
-                    if (depth-- == 0) {
-                        c.codec = in.text.substring(open.end(), x.start()).trim();
-                        break;
-                    }
-                }
-            }
-            if (c.codec.isEmpty()) {
-                throw in.error("CODEC() needs at least one codec", codec.start());
-            }
-        }
-        Token x = in.peek();
-        if (x.isWord("STATISTICS")) {
-            throw in.unsupported("STATISTICS", "Column STATISTICS are not supported", x.start());
-        }
-        if (x.isWord("TTL")) {
-            in.next();
-            c.ttlAt = x.start();
-            c.ttl = in.expression(DdlTokens.COLUMN_AST_DEPTH);
-        }
-        if (x.isWord("SETTINGS")) {
-            throw in.unsupported("SETTINGS", "Column-level SETTINGS are not supported", x.start());
-        }
-        if (x.isWord("PRIMARY") && in.peek(1).isWord("KEY")) {
-            in.pos += 2;
-            c.primaryKey = true;
-        }
-        Token after = in.peek();
-        if (after.isWord("COMMENT") && c.codec != null) {
-            throw in.error("COMMENT must come before CODEC in a column declaration", after.start());
-        }
-        if (after.type() != Type.COMMA && after.type() != Type.CLOSE_PAREN) {
-            throw in.unexpected(
-                    after, "',' or ')' after the declaration of column " + c.nameToken.text());
-        }
-        return c;
-    }
-
     private List<List<Token>> engineArguments() {
         in.expect(Type.OPEN_PAREN, "'('");
         List<List<Token>> args = new ArrayList<>();
@@ -1476,37 +1051,6 @@ public final class DdlParser {
                 return args;
             }
         }
-    }
-
-    private MergeTreeSettings settings() {
-        Map<String, String> values = new LinkedHashMap<>();
-        do {
-            Token name = in.peek();
-            if (name.type() != Type.BARE_WORD) {
-                throw in.unexpected(name, "a setting name");
-            }
-            in.next();
-            in.expect(Type.EQUALS, "'=' after setting " + name.text());
-            Token v = in.next();
-            String literal;
-            if (v.type() == Type.MINUS && in.peek().type() == Type.NUMBER) {
-                literal = "-" + in.next().text();
-            } else if (v.type() == Type.NUMBER) {
-                literal = v.text();
-            } else if (v.type() == Type.STRING) {
-                literal = SqlLexer.quoteString(v.text());
-            } else if (v.isWord("true") || v.isWord("false")) {
-                literal = v.text().toLowerCase(Locale.ROOT);
-            } else {
-                throw in.unexpected(v, "a literal value for setting " + name.text());
-            }
-            String problem = MergeTreeSettings.check(name.text(), literal);
-            if (problem != null) {
-                throw in.error(problem, name.start());
-            }
-            values.put(name.text(), literal);
-        } while (in.peek().type() == Type.COMMA && in.next() != null);
-        return new MergeTreeSettings(values);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1543,7 +1087,7 @@ public final class DdlParser {
                         c.nameToken.start());
             }
             if (c.type != null) {
-                checkLowCardinality(c.type, c.nameToken);
+                columnParser.checkLowCardinality(c.type, c.nameToken);
                 types.put(c.nameToken.text(), c.type);
             }
         }
@@ -1592,9 +1136,9 @@ public final class DdlParser {
         // partition key
         KeyExpression partitionKey = KeyExpression.EMPTY;
         if (partitionBy != null) {
-            partitionKey = bindKey(partitionBy, keyColumns, true);
+            partitionKey = keyChecks.bindKey(partitionBy, keyColumns, true);
             for (Expr e : partitionKey.elements()) {
-                DataType rt = stripWrappers(e.resultType());
+                DataType rt = TableKeyChecks.stripWrappers(e.resultType());
                 if (rt.kind() == TypeKind.FLOAT32 || rt.kind() == TypeKind.FLOAT64) {
                     throw in.error(
                             "Floating point partition key is not supported: " + e.columnName(),
@@ -1606,7 +1150,7 @@ public final class DdlParser {
                             partitionBy.start());
                 }
             }
-            if (!allowNullable && hasNullable(partitionKey)) {
+            if (!allowNullable && TableKeyChecks.hasNullable(partitionKey)) {
                 throw in.error(
                         "Partition key contains nullable columns, but merge tree setting"
                                 + " `allow_nullable_key` is disabled",
@@ -1640,10 +1184,10 @@ public final class DdlParser {
             throw in.error("Multiple primary keys are not allowed", at);
         }
         if (primaryKeyClause != null) {
-            explicitPrimary = bindKey(primaryKeyClause, keyColumns, false);
+            explicitPrimary = keyChecks.bindKey(primaryKeyClause, keyColumns, false);
             explicitPrimaryAt = primaryKeyClauseAt;
         } else if (tablePrimaryKey != null) {
-            explicitPrimary = bindKey(tablePrimaryKey, keyColumns, false);
+            explicitPrimary = keyChecks.bindKey(tablePrimaryKey, keyColumns, false);
             explicitPrimaryAt = tablePrimaryKeyAt;
         } else if (!columnPrimary.isEmpty()) {
             explicitPrimary = new KeyExpression(columnPrimary);
@@ -1654,7 +1198,7 @@ public final class DdlParser {
         KeyExpression sortingKey;
         int sortingAt;
         if (orderBy != null) {
-            sortingKey = bindKey(orderBy, keyColumns, false);
+            sortingKey = keyChecks.bindKey(orderBy, keyColumns, false);
             sortingAt = orderBy.start();
         } else if (explicitPrimary != null) {
             sortingKey = explicitPrimary;
@@ -1663,7 +1207,7 @@ public final class DdlParser {
             sortingKey = KeyExpression.EMPTY;
             sortingAt = -1;
         }
-        checkSortingKey(sortingKey, "Sorting key", sortingAt, allowNullable);
+        keyChecks.checkSortingKey(sortingKey, "Sorting key", sortingAt, allowNullable);
         KeyExpression primaryKey = sortingKey;
         if (explicitPrimary != null) {
             if (explicitPrimary.size() > sortingKey.size()) {
@@ -1689,25 +1233,26 @@ public final class DdlParser {
                             explicitPrimaryAt);
                 }
             }
-            checkSortingKey(explicitPrimary, "Primary key", explicitPrimaryAt, allowNullable);
+            keyChecks.checkSortingKey(
+                    explicitPrimary, "Primary key", explicitPrimaryAt, allowNullable);
             primaryKey = explicitPrimary;
         }
 
         EngineDefinition engine =
                 engine(engineName, engineParens, engineArgs, columns, sortingKey, settings);
-        List<SkipIndexDefinition> indexes = skipIndexes(rawIndexes, keyColumns);
+        List<SkipIndexDefinition> indexes = indexParser.skipIndexes(rawIndexes, keyColumns);
         KeyExpression samplingKey = KeyExpression.EMPTY;
         if (sampleBy != null) {
-            samplingKey = bindKey(sampleBy, keyColumns, false);
-            checkSamplingKey(samplingKey, primaryKey, settings, sampleByAt);
+            samplingKey = keyChecks.bindKey(sampleBy, keyColumns, false);
+            keyChecks.checkSamplingKey(samplingKey, primaryKey, settings, sampleByAt);
         }
         List<TtlRule> ttl = new ArrayList<>();
         boolean rowsTtl = false;
         for (RawTtl r : rawTtl) {
-            Expr e = bindTtl(r.expression(), keyColumns, r.at());
+            Expr e = ttlParser.bindTtl(r.expression(), keyColumns, r.at());
             Expr where = null;
             if (r.where() != null) {
-                where = bindTtlCondition(r.where(), keyColumns);
+                where = ttlParser.bindTtlCondition(r.where(), keyColumns);
             } else if (rowsTtl) {
                 throw in.error(
                         "More than one DELETE TTL expression without WHERE expression is not"
@@ -1725,7 +1270,7 @@ public final class DdlParser {
             if (c.ttl == null) {
                 continue;
             }
-            Expr columnTtl = bindTtl(c.ttl, keyColumns, c.ttlAt);
+            Expr columnTtl = ttlParser.bindTtl(c.ttl, keyColumns, c.ttlAt);
             ColumnDefinition d = columns.get(i);
             columns.set(
                     i,
@@ -1747,7 +1292,8 @@ public final class DdlParser {
         }
         if (engine.kind() == EngineDefinition.Kind.AGGREGATING_MERGE_TREE
                 && !settings.getBoolean("allow_dimensions_outside_sorting_key", false)) {
-            checkDimensionsInSortingKey(columns, sortingKey, partitionKey, engineName.start());
+            keyChecks.checkDimensionsInSortingKey(
+                    columns, sortingKey, partitionKey, engineName.start());
         }
         return new TableSchema(
                 database,
@@ -1762,282 +1308,6 @@ public final class DdlParser {
                 ttl,
                 settings,
                 comment);
-    }
-
-    /**
-     * Types a TTL expression with ClickHouse's checks, in its order: it must read a column, call no
-     * non-deterministic function and be a Date, Date32, DateTime or DateTime64.
-     */
-    private Expr bindTtl(ExprParser.Parsed p, Map<String, DataType> columns, int at) {
-        Expr e;
-        try {
-            e = p.bind(columns);
-        } catch (ExprException x) {
-            throw in.translate(x);
-        }
-        if (e.requiredColumns().isEmpty()) {
-            throw in.error(
-                    "TTL expression "
-                            + e.toSql()
-                            + " does not depend on any of the columns of the"
-                            + " table",
-                    at);
-        }
-        String nonDeterministic = nonDeterministicFunction(e);
-        if (nonDeterministic != null) {
-            throw in.error(
-                    "TTL expression cannot contain non-deterministic functions, but contains"
-                            + " function "
-                            + nonDeterministic,
-                    at);
-        }
-        TypeKind k = e.resultType().kind();
-        if (k != TypeKind.DATE
-                && k != TypeKind.DATE32
-                && k != TypeKind.DATETIME
-                && k != TypeKind.DATETIME64) {
-            throw in.error(
-                    "TTL expression result column should have Date, Date32, DateTime or DateTime64"
-                            + " type, but has "
-                            + e.resultType().name(),
-                    at);
-        }
-        return e;
-    }
-
-    /** Types a TTL {@code WHERE} condition: any number is true when it is not zero. */
-    private Expr bindTtlCondition(ExprParser.Parsed p, Map<String, DataType> columns) {
-        Expr e;
-        try {
-            e = p.bind(columns);
-        } catch (ExprException x) {
-            throw in.translate(x);
-        }
-        DataType t = stripWrappers(e.resultType());
-        boolean numeric =
-                switch (t.kind()) {
-                    case UINT8,
-                            UINT16,
-                            UINT32,
-                            UINT64,
-                            INT8,
-                            INT16,
-                            INT32,
-                            INT64,
-                            BOOL,
-                            FLOAT32,
-                            FLOAT64,
-                            DATE,
-                            DATE32,
-                            DATETIME ->
-                            true;
-                    default -> false;
-                };
-        if (!numeric) {
-            throw in.unsupported(
-                    "TTL WHERE",
-                    "TTL ... WHERE "
-                            + e.toSql()
-                            + ": a condition of type "
-                            + e.resultType().name()
-                            + " is not supported (a number or a date, true when not zero)",
-                    p.start());
-        }
-        return e;
-    }
-
-    /** The first non-deterministic function ({@code now}, {@code today}) {@code e} calls. */
-    private static String nonDeterministicFunction(Expr e) {
-        if (e instanceof io.github.s3mergetree.engine.expr.FunctionCall f) {
-            if (f.name().equals("now") || f.name().equals("now64") || f.name().equals("today")) {
-                return f.name();
-            }
-            for (Expr a : f.arguments()) {
-                String n = nonDeterministicFunction(a);
-                if (n != null) {
-                    return n;
-                }
-            }
-        }
-        return null;
-    }
-
-    /**
-     * ClickHouse's {@code checkSampleExpression}: the sampling expression must be a column of the
-     * primary key (unless {@code compatibility_allow_sampling_expression_not_in_primary_key}) and
-     * one unsigned integer (unless {@code check_sample_column_is_correct = 0}), with its messages.
-     */
-    private void checkSamplingKey(
-            KeyExpression samplingKey,
-            KeyExpression primaryKey,
-            MergeTreeSettings settings,
-            int at) {
-        if (samplingKey.isEmpty()) {
-            throw in.error("There are no columns in sampling expression", at);
-        }
-        String first = samplingKey.columnNames().get(0);
-        if (!primaryKey.columnNames().contains(first)
-                && !settings.getBoolean(
-                        "compatibility_allow_sampling_expression_not_in_primary_key", false)) {
-            throw in.error("Sampling expression must be present in the primary key", at);
-        }
-        if (!settings.getBoolean("check_sample_column_is_correct", true)) {
-            return;
-        }
-        DataType t = samplingKey.types().get(0);
-        boolean unsigned =
-                samplingKey.size() == 1
-                        && (t.kind() == TypeKind.UINT8
-                                || t.kind() == TypeKind.BOOL // ClickHouse's Bool is a UInt8
-                                || t.kind() == TypeKind.UINT16
-                                || t.kind() == TypeKind.UINT32
-                                || t.kind() == TypeKind.UINT64);
-        if (!unsigned) {
-            throw in.error(
-                    "Invalid sampling column type in storage parameters: "
-                            + t.name()
-                            + ". Must be one unsigned integer type",
-                    at);
-        }
-    }
-
-    /**
-     * AggregatingMergeTree with at least one aggregate column: every other ordinary column must be
-     * used by the sorting or partition key (ClickHouse 26.x; {@code
-     * allow_dimensions_outside_sorting_key = 1} lifts it), since a merge keeps an arbitrary row's
-     * value of it.
-     */
-    private void checkDimensionsInSortingKey(
-            List<ColumnDefinition> columns,
-            KeyExpression sortingKey,
-            KeyExpression partitionKey,
-            int at) {
-        boolean anyAggregate = false;
-        List<String> outside = new ArrayList<>();
-        for (ColumnDefinition c : columns) {
-            if (c.type().simpleAggregateFunction() != null
-                    || c.type() instanceof AggregateFunctionType) {
-                anyAggregate = true;
-                continue;
-            }
-            boolean ordinary =
-                    c.defaultKind() == DefaultKind.NONE || c.defaultKind() == DefaultKind.DEFAULT;
-            if (ordinary
-                    && !sortingKey.requiredColumns().contains(c.name())
-                    && !partitionKey.requiredColumns().contains(c.name())) {
-                outside.add(c.name());
-            }
-        }
-        if (anyAggregate && !outside.isEmpty()) {
-            throw in.error(
-                    "Column(s) "
-                            + String.join(", ", outside)
-                            + " of the AggregatingMergeTree table are neither part of the sorting"
-                            + " key nor aggregate measures (AggregateFunction or"
-                            + " SimpleAggregateFunction). During background merges, rows with the"
-                            + " same value of the sorting key are collapsed into one, so these"
-                            + " columns keep an arbitrary value, which silently produces wrong"
-                            + " results for queries that GROUP BY or filter on them. Add them to"
-                            + " the sorting key (ORDER BY), or set"
-                            + " 'allow_dimensions_outside_sorting_key = 1' if this is intentional"
-                            + " (for example, when the columns are functionally dependent on the"
-                            + " sorting key).",
-                    at);
-        }
-    }
-
-    private KeyExpression bindKey(
-            ExprParser.Parsed p, Map<String, DataType> columns, boolean partition) {
-        KeyExpression key;
-        try {
-            key = p.bindKey(columns, partition);
-        } catch (ExprException e) {
-            throw in.translate(e);
-        }
-        for (String name : key.requiredColumns()) {
-            DataType t = columns.get(name);
-            if (t instanceof AggregateFunctionType) {
-                throw in.error(
-                        "Column `"
-                                + name
-                                + "` with type "
-                                + t.name()
-                                + " is not allowed in key expression, it's not comparable",
-                        p.start());
-            }
-        }
-        return key;
-    }
-
-    private void checkSortingKey(KeyExpression key, String what, int at, boolean allowNullable) {
-        Set<String> seen = new HashSet<>();
-        for (Expr e : key.elements()) {
-            if (e.isConstant()) {
-                throw in.error(what + " cannot contain constants: " + e.toSql(), at);
-            }
-            if (!seen.add(e.toSql())) {
-                throw in.error(what + " contains a duplicate expression: " + e.toSql(), at);
-            }
-            if (e.resultType().simpleAggregateFunction() != null) {
-                throw in.error(
-                        "Column with type "
-                                + e.resultType().name()
-                                + " is not allowed in key expression",
-                        at);
-            }
-        }
-        if (!allowNullable && hasNullable(key)) {
-            throw in.error(
-                    "Sorting key contains nullable columns, but merge tree setting"
-                            + " `allow_nullable_key` is disabled",
-                    at);
-        }
-    }
-
-    private static boolean hasNullable(KeyExpression key) {
-        for (DataType t : key.types()) {
-            DataType u = t instanceof LowCardinalityType lc ? lc.nested() : t;
-            if (u instanceof NullableType) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static DataType stripWrappers(DataType t) {
-        if (t instanceof LowCardinalityType lc) {
-            t = lc.nested();
-        }
-        return t instanceof NullableType n ? n.nested() : t;
-    }
-
-    /** ClickHouse refuses LowCardinality of number-like types unless explicitly allowed. */
-    private void checkLowCardinality(DataType t, Token column) {
-        if (t instanceof LowCardinalityType lc) {
-            DataType inner = stripWrappers(lc.nested());
-            TypeKind k = inner.kind();
-            if (k != TypeKind.STRING && k != TypeKind.FIXED_STRING && k != TypeKind.UUID) {
-                throw in.error(
-                        "Creating columns of type "
-                                + t.name()
-                                + " is prohibited by default"
-                                + " due to expected negative impact on performance (ClickHouse's"
-                                + " allow_suspicious_low_cardinality_types); column "
-                                + column.text(),
-                        column.start());
-            }
-        } else if (t instanceof NullableType n) {
-            checkLowCardinality(n.nested(), column);
-        } else if (t instanceof ArrayType a) {
-            checkLowCardinality(a.element(), column);
-        } else if (t instanceof MapType m) {
-            checkLowCardinality(m.key(), column);
-            checkLowCardinality(m.value(), column);
-        } else if (t instanceof TupleType tt) {
-            for (DataType e : tt.elements()) {
-                checkLowCardinality(e, column);
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------
