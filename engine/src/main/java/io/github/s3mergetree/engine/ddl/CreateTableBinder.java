@@ -40,9 +40,11 @@ final class CreateTableBinder {
         this.ttlParser = new TtlClauseParser(in);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // semantics
-
+    /**
+     * The table the parsed parts describe: columns and their defaults typed, then keys, engine,
+     * skip indexes, sampling key and TTLs bound to the stored columns, checked in ClickHouse's
+     * order.
+     */
     TableSchema analyze(
             String database,
             String name,

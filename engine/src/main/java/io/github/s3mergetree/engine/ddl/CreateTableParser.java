@@ -41,6 +41,7 @@ final class CreateTableParser {
         this.projectionBinder = new ProjectionBinder(in);
     }
 
+    /** The whole statement, from CREATE to the end of the text, as a validated schema. */
     TableSchema statement() {
         Token create = in.peek();
         if (create.isWord("ATTACH")) {

@@ -193,8 +193,4 @@ public final class DdlParser {
     static String quoteIdentifier(String name) {
         return SqlLexer.backQuote(name);
     }
-
-    // ---------------------------------------------------------------------------------------
-    // syntax
-
 }

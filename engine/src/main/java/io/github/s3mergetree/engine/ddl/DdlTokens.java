@@ -17,6 +17,12 @@ import java.util.List;
  */
 final class DdlTokens {
 
+    /** The depth of ClickHouse's CREATE tree above a column's type or DEFAULT expression. */
+    static final int COLUMN_AST_DEPTH = 4;
+
+    /** The depth of ClickHouse's CREATE tree above a table's key expression. */
+    static final int KEY_AST_DEPTH = 2;
+
     final String text;
     final List<Token> tokens;
     final DdlLimits limits;
@@ -29,12 +35,6 @@ final class DdlTokens {
         this.tokens = tokens;
         this.limits = limits;
     }
-
-    /** The depth of ClickHouse's CREATE tree above a column's type or DEFAULT expression. */
-    static final int COLUMN_AST_DEPTH = 4;
-
-    /** The depth of ClickHouse's CREATE tree above a table's key expression. */
-    static final int KEY_AST_DEPTH = 2;
 
     // ---------------------------------------------------------------------------------------
     // errors

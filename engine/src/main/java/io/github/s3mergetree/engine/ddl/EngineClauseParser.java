@@ -85,6 +85,7 @@ final class EngineClauseParser {
                     "Loop",
                     "Alias");
 
+    /** The engine's arguments after its name, each as its tokens, from {@code (} to {@code )}. */
     List<List<Token>> engineArguments() {
         in.expect(Type.OPEN_PAREN, "'('");
         List<List<Token>> args = new ArrayList<>();
@@ -120,9 +121,10 @@ final class EngineClauseParser {
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // engine
-
+    /**
+     * The engine {@code nameToken} names with {@code args}, checked against the table's columns,
+     * sorting key and settings: a Replicated or Shared variant or a plain engine.
+     */
     EngineDefinition engine(
             Token nameToken,
             boolean parens,
