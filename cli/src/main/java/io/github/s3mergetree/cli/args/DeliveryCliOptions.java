@@ -2,7 +2,7 @@ package io.github.s3mergetree.cli.args;
 
 import io.github.s3mergetree.delivery.DeliveryMethod;
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
-import io.github.s3mergetree.delivery.target.TableName;
+import io.github.s3mergetree.delivery.server.TableName;
 import io.github.s3mergetree.engine.ddl.TableSchema;
 import io.github.s3mergetree.sink.mergetree.MergeTreeSinkBuilder;
 import io.github.s3mergetree.sink.mergetree.delivery.DeliveryCoordinator;

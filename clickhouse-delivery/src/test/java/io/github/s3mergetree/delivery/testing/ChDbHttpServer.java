@@ -2,7 +2,7 @@ package io.github.s3mergetree.delivery.testing;
 
 import io.github.s3mergetree.delivery.http.ClickHouseEndpoint;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
-import io.github.s3mergetree.delivery.target.ServerInfo;
+import io.github.s3mergetree.delivery.server.ServerInfo;
 import io.github.s3mergetree.engine.testing.ChDb;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.github.s3mergetree.delivery.target;
+package io.github.s3mergetree.delivery.server;
 
 import java.io.Serializable;
 import java.util.Objects;

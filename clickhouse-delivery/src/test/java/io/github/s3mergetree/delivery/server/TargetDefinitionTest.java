@@ -1,4 +1,4 @@
-package io.github.s3mergetree.delivery.target;
+package io.github.s3mergetree.delivery.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.github.s3mergetree.delivery.target;
+package io.github.s3mergetree.delivery.server;
 
 import io.github.s3mergetree.delivery.errors.DeliveryException;
 import io.github.s3mergetree.delivery.http.ClickHouseHttpClient;
